@@ -1,0 +1,13 @@
+import type { NikaDocument } from '../document.js';
+import type { DialectInfo } from '../dialect.js';
+import type { Workflow } from '../ir.js';
+import type { ToolCatalog } from '../catalog/mcp.js';
+
+/** Everything a check may read. Built once per document version. */
+export interface CheckContext {
+  doc: NikaDocument;
+  dialect: DialectInfo;
+  workflow: Workflow;
+  /** Live MCP servers and their tools, as the client last reported (`nika/toolCatalog`). */
+  catalog: ToolCatalog;
+}
