@@ -2,14 +2,18 @@
 // (CheckContext) → diagnostics; the list is the single place that decides what runs.
 import type { NikaDiagnostic } from '../diagnostic.js';
 import type { CheckContext } from './context.js';
+import { SEMANTIC_CHECKS } from './semantic/index.js';
+import { STRUCTURE_CHECKS } from './structure/index.js';
 
 export type Check = (ctx: CheckContext) => NikaDiagnostic[];
 
-export const CHECKS: Check[] = [];
+export function allChecks(): Check[] {
+  return [...STRUCTURE_CHECKS, ...SEMANTIC_CHECKS];
+}
 
 export function runChecks(ctx: CheckContext): NikaDiagnostic[] {
   const out: NikaDiagnostic[] = [];
-  for (const check of CHECKS) {
+  for (const check of allChecks()) {
     try {
       out.push(...check(ctx));
     } catch (e) {
