@@ -14,6 +14,8 @@ export interface Island {
   /** Offset of `source` in the string. */
   sourceStart: number;
   closed: boolean;
+  /** Length of the (even) backslash run right before `${{`; it renders as half as many backslashes. */
+  backslashes?: number;
 }
 
 export type ExprNode =
