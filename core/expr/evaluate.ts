@@ -104,7 +104,10 @@ class Evaluator {
       if (!inLoop) throw new ExprEvalError(VAR_001, `'${name}' is only defined inside a for_each task`, span);
       return s[name] ?? null;
     }
-    if ((name === 'vars' || name === 'env') && s[name] !== undefined) return s[name];
+    if (name === 'vars' || name === 'env') {
+      if (s[name] !== undefined) return s[name];
+      throw new ExprEvalError(VAR_001, `'${name}' is not defined: only v1-draft workflows with a \`${name}:\` block have it`, span);
+    }
     throw new ExprEvalError(VAR_001, `unknown root '${name}' (expected one of inputs, const, secrets, with, tasks, group, item, index)`, span);
   }
 
