@@ -50,6 +50,14 @@ export function findIslands(s: string): Island[] {
   return out;
 }
 
+/**
+ * The island whose expression source contains `offset` (a cursor between `${{` and `}}`, inclusive
+ * of both edges of the source; to the end of the string for an unclosed island).
+ */
+export function islandAt(s: string, offset: number): Island | undefined {
+  return findIslands(s).find((i) => offset >= i.sourceStart && offset <= i.sourceStart + i.source.length);
+}
+
 /** True when `s` holds at least one live island (cheap pre-check for callers). */
 export function hasIslands(s: string): boolean {
   return s.includes(OPEN) && findIslands(s).length > 0;

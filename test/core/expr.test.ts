@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  collectReferences, evaluate, evaluateSource, ExprEvalError, findIslands, interpolateDeep,
-  parseExpression, renderTemplate, scanTemplate, type EvalScope, type ExprNode,
+  collectReferences, evaluate, evaluateSource, ExprEvalError, findIslands, interpolateDeep, islandAt,
+  parseExpression, renderTemplate, scanTemplate, staticType, type EvalScope, type ExprNode,
 } from '../../core/expr/index.js';
 
 /** Parses and fails the test on any error. */
@@ -419,5 +419,27 @@ describe('interpolateDeep', () => {
     const value = { a: '${{ inputs.n }}' };
     interpolateDeep(value, { inputs: { n: 1 } });
     assert.deepEqual(value, { a: '${{ inputs.n }}' });
+  });
+});
+
+describe('helpers', () => {
+  it('staticType tells boolean forms from bare values', () => {
+    const t = (src: string) => staticType(ast(src));
+    assert.equal(t('inputs.flag == true'), 'bool');
+    assert.equal(t('!inputs.flag'), 'bool');
+    assert.equal(t("has(inputs.x) && with.s.contains('a')"), 'bool');
+    assert.equal(t("a ? true : b == 1"), 'bool');
+    assert.equal(t('inputs.flag'), 'unknown');
+    assert.equal(t("'prod'"), 'string');
+    assert.equal(t('size(x)'), 'number');
+    assert.equal(t("a ? 1 : 'x'"), 'unknown');
+  });
+
+  it('islandAt finds the island under a cursor', () => {
+    const s = 'a ${{ inputs. }} b ${{ tasks';
+    assert.equal(islandAt(s, s.indexOf('inputs.') + 7)?.source, ' inputs. ');
+    assert.equal(islandAt(s, 0), undefined);
+    assert.equal(islandAt(s, s.length)?.source, ' tasks');
+    assert.equal(islandAt(s, s.indexOf('}}') + 1), undefined);
   });
 });
