@@ -3,25 +3,25 @@
 import { analyze, type Analysis } from '../core/analyze.js';
 import { EMPTY_CATALOG, type ToolCatalog } from '../core/catalog/mcp.js';
 import { collectOccurrences, type Occurrence } from './features/occurrences.js';
-import { scanSites, type ExprSite } from './features/sites.js';
+import { scanExpressionsCached, type ExprSite } from '../core/scan.js';
 
 export interface DocModel {
   readonly analysis: Analysis;
   readonly catalog: ToolCatalog;
   readonly text: string;
-  readonly sites: ExprSite[];
+  readonly sites: readonly ExprSite[];
   readonly occurrences: Occurrence[];
 }
 
 export function modelOf(analysis: Analysis, catalog: ToolCatalog = EMPTY_CATALOG): DocModel {
-  let sites: ExprSite[] | undefined;
+  let sites: readonly ExprSite[] | undefined;
   let occurrences: Occurrence[] | undefined;
   return {
     analysis,
     catalog,
     text: analysis.doc.text,
     get sites() {
-      return (sites ??= analysis.doc.tooLarge ? [] : scanSites(analysis.doc, analysis.workflow));
+      return (sites ??= analysis.doc.tooLarge ? [] : scanExpressionsCached(analysis.doc, analysis.workflow));
     },
     get occurrences() {
       return (occurrences ??= analysis.doc.tooLarge ? [] : collectOccurrences(analysis.doc, analysis.workflow, this.sites));

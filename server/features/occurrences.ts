@@ -6,7 +6,7 @@ import { isMap, isScalar, isSeq, type Pair, type Scalar } from 'yaml';
 import { getNode, getPair, keyName, nodeAtPath, spanOf, type NikaDocument } from '../../core/document.js';
 import type { Task, Workflow } from '../../core/ir.js';
 import type { Span } from '../../core/text.js';
-import type { ExprSite } from './sites.js';
+import type { ExprSite } from '../../core/scan.js';
 
 export type NameKind = 'task' | 'input' | 'const' | 'secret' | 'with';
 
@@ -37,7 +37,7 @@ export function tokenSpan(doc: NikaDocument, node: unknown): Span | undefined {
 
 const ROOT_KINDS: Record<string, NameKind> = { inputs: 'input', const: 'const', secrets: 'secret' };
 
-export function collectOccurrences(doc: NikaDocument, workflow: Workflow, sites: ExprSite[]): Occurrence[] {
+export function collectOccurrences(doc: NikaDocument, workflow: Workflow, sites: readonly ExprSite[]): Occurrence[] {
   const out: Occurrence[] = [];
   const root = doc.root;
   if (!root) return out;
@@ -87,10 +87,11 @@ export function collectOccurrences(doc: NikaDocument, workflow: Workflow, sites:
   }
 
   for (const site of sites) {
+    if (site.syntax !== 'expr') continue;
     for (const ref of site.references) {
       const first = ref.segments[0];
       if (!first) continue;
-      const span = unquote(doc, site.spanToDoc(first.span));
+      const span = unquote(doc, first.span);
       if (ref.root === 'tasks') out.push({ kind: 'task', name: first.name, home: 'expression', span });
       else if (ref.root in ROOT_KINDS) out.push({ kind: ROOT_KINDS[ref.root], name: first.name, home: 'expression', span });
       else if (ref.root === 'with' && site.task) out.push({ kind: 'with', name: first.name, owner: site.task.id, home: 'expression', span });
