@@ -10,12 +10,19 @@ type BinaryOp = Extract<ExprNode, { kind: 'binary' }>['op'];
 
 const RELATIONS = new Set(['==', '!=', '<', '<=', '>', '>=', 'in']);
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+const MAX_DEPTH = 400;
+const MAX_TOKENS = 2000;
 
 export function parseExpression(src: string, base = 0): { ast?: ExprNode; errors: ExprError[] } {
   const errors: ExprError[] = [];
   const tokens = tokenize(src, base, errors);
   if (tokens.length === 1) {
     errors.push({ code: VAR_005, message: 'empty expression', span: { start: base, end: base + src.length } });
+    return { errors };
+  }
+  // Bounds the tree so evaluation and tree walks stay far from the JS stack limit.
+  if (tokens.length > MAX_TOKENS) {
+    errors.push({ code: VAR_005, message: `expression is too long (${tokens.length - 1} tokens, at most ${MAX_TOKENS})`, span: { start: base, end: base + src.length } });
     return { errors };
   }
   const parser = new Parser(tokens, errors);
@@ -27,6 +34,7 @@ export function parseExpression(src: string, base = 0): { ast?: ExprNode; errors
 
 class Parser {
   private pos = 0;
+  private depth = 0;
   private readonly reported = new Set<number>();
 
   constructor(private readonly tokens: Token[], private readonly errors: ExprError[]) {
@@ -51,7 +59,27 @@ class Parser {
     return node;
   }
 
+  /** Deep nesting only comes from generated or hostile input; stop before the JS stack does. */
+  private nested<T extends ExprNode>(parse: () => T): ExprNode {
+    if (this.depth >= MAX_DEPTH) {
+      const t = this.peek();
+      this.error('expression is nested too deeply', t);
+      this.pos = this.tokens.length - 1;
+      return placeholder(t.start, t.start);
+    }
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private parseTernary(): ExprNode {
+    return this.nested(() => this.parseTernaryInner());
+  }
+
+  private parseTernaryInner(): ExprNode {
     const test = this.parseOr();
     if (!this.isOp('?')) return test;
     this.next();
@@ -109,12 +137,11 @@ class Parser {
   }
 
   private parseUnary(): ExprNode {
-    if (this.isOp('!')) {
-      const t = this.next();
-      const operand = this.parseUnary();
-      return { kind: 'unary', op: '!', operand, span: cover(t, operand.span) };
-    }
-    return this.parsePostfix(this.parsePrimary());
+    const bangs: Token[] = [];
+    while (this.isOp('!')) bangs.push(this.next());
+    let node = this.parsePostfix(this.parsePrimary());
+    for (let i = bangs.length - 1; i >= 0; i--) node = { kind: 'unary', op: '!', operand: node, span: cover(bangs[i], node.span) };
+    return node;
   }
 
   private parsePostfix(node: ExprNode): ExprNode {
@@ -149,6 +176,10 @@ class Parser {
   }
 
   private parsePrimary(): ExprNode {
+    return this.nested(() => this.parsePrimaryInner());
+  }
+
+  private parsePrimaryInner(): ExprNode {
     const t = this.peek();
     switch (t.kind) {
       case 'number':

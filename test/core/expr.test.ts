@@ -196,6 +196,13 @@ describe('parseExpression: NIKA-VAR-005', () => {
       assert.ok(r.errors.length > 0, src);
     }
   });
+
+  it('bounds nesting and length instead of overflowing the stack', () => {
+    assert.match(parseExpression('('.repeat(1500) + 'a' + ')'.repeat(1500)).errors[0].message, /too long/);
+    assert.match(parseExpression('('.repeat(500) + 'a' + ')'.repeat(500)).errors[0].message, /nested too deeply/);
+    assert.match(parseExpression('!'.repeat(5000) + 'a').errors[0].message, /too long/);
+    assert.deepEqual(parseExpression('('.repeat(150) + 'a' + ')'.repeat(150)).errors, []);
+  });
 });
 
 describe('collectReferences', () => {
