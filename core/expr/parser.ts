@@ -60,7 +60,7 @@ class Parser {
   }
 
   /** Deep nesting only comes from generated or hostile input; stop before the JS stack does. */
-  private nested<T extends ExprNode>(parse: () => T): ExprNode {
+  private nested(parse: () => ExprNode): ExprNode {
     if (this.depth >= MAX_DEPTH) {
       const t = this.peek();
       this.error('expression is nested too deeply', t);
@@ -314,8 +314,8 @@ class Parser {
     const t = this.peek();
     if ((t.kind === 'op' || t.kind === 'ident') && RELATIONS.has(t.text)) return t.text as BinaryOp;
     if (t.kind === 'op' && t.text === '=') {
+      // Read as `==` so the rest still parses; the error makes the mistake visible.
       this.error(`'=' is not an operator; use '==' to compare`, t);
-      t.text = '==';
       return '==';
     }
     return undefined;
