@@ -1,4 +1,5 @@
 // Shape checks: schema validation, keys, ids, verb bodies, dialect rules.
 import type { Check } from '../index.js';
+import { schemaCheck } from './schema.js';
 
-export const STRUCTURE_CHECKS: Check[] = [];
+export const STRUCTURE_CHECKS: Check[] = [schemaCheck];
