@@ -155,3 +155,16 @@ test('cancellation stops the agent with the abort reason', async () => {
   ac.abort(new NikaError('NIKA-TIMEOUT-001', 'task timed out'));
   await assert.rejects(runAgent(agent({}), fakeContext({ defaultModel: 'mock/echo', signal: ac.signal })), (e: NikaError) => e.code === 'NIKA-TIMEOUT-001');
 });
+
+test('tool ids become provider-safe names and map back, even when long or colliding', async () => {
+  const { ToolNameMap } = await import('../../engine/ai/tool-names.js');
+  const m = new ToolNameMap();
+  const ids = ['mcp:everything/echo', 'nika:done', 'mcp:a-b/c', 'mcp:a/b-c', `mcp:server/${'x'.repeat(80)}`, 'mcp:weird/tool.name', 'mcp:weird/tool_name'];
+  const names = ids.map((id) => m.add(id));
+  assert.equal(names[0], 'mcp__everything__echo');
+  assert.equal(names[1], 'nika__done');
+  for (const n of names) assert.match(n, /^[a-zA-Z0-9_-]{1,64}$/);
+  assert.equal(new Set(names).size, ids.length);
+  ids.forEach((id, i) => assert.equal(m.id(names[i]!), id));
+  assert.equal(m.add('mcp:everything/echo'), 'mcp__everything__echo');
+});

@@ -28,13 +28,13 @@
 // Usage is ceil(chars/4) of everything sent (input) and of the answer (output), at least 1 each,
 // so a small `max_tokens_total` exhausts deterministically.
 import { createHash } from 'node:crypto';
+import { MOCK_MODELS } from '../../../core/catalog/providers.js';
 import { NikaError } from '../../contracts.js';
 import { abortError } from '../errors.js';
 import { zeroValue } from '../structured.js';
 import { DONE_TOOL_NAME } from '../tool-names.js';
 import type { ChatOptions, ChatProvider, ChatRequest, ChatResult, ChatTool, ToolCall } from '../types.js';
 
-export const MOCK_MODELS = ['echo', 'mock-streaming', 'mock-json', 'mock-deterministic', 'mock-error'] as const;
 
 export const echoText = (prompt: string) => `mock(echo) · ${prompt}`;
 
@@ -118,7 +118,7 @@ export class MockProvider implements ChatProvider {
   async chat(req: ChatRequest, opts: ChatOptions): Promise<ChatResult> {
     if (opts.signal.aborted) throw abortError(opts.signal);
     const model = req.model;
-    if (!(MOCK_MODELS as readonly string[]).includes(model)) {
+    if (!MOCK_MODELS.includes(model)) {
       throw new NikaError('NIKA-INFER-001', `unknown mock model "mock/${model}" (known: ${MOCK_MODELS.map((m) => 'mock/' + m).join(', ')})`);
     }
     if (model === 'mock-error') {
