@@ -1,0 +1,172 @@
+// The task graph: every edge must name a declared task (DAG-002), the precedence graph must be
+// acyclic (DAG-001), a recovery value may not come from downstream (DAG-004), and an unwind
+// task may not join a group (DAG-009). Older dialects' wiring (`depends_on`, `flows:`, `use:`)
+// is checked against the same task table.
+import { isMap, isScalar, isSeq } from 'yaml';
+import type { Scalar } from 'yaml';
+import type { CheckContext } from '../context.js';
+import { diag, type NikaDiagnostic } from '../../diagnostic.js';
+import { getNode, getPair, keyName, keySpan, nodeAtPath, spanOf } from '../../document.js';
+import type { Span } from '../../text.js';
+import { semanticModel } from './model.js';
+import { closest, didYouMean, renameFix } from './suggest.js';
+
+function unknownTask(ids: Iterable<string>, name: string, span: Span, what: string): NikaDiagnostic {
+  const s = closest(name, ids);
+  return diag('NIKA-DAG-002', `${what} names task '${name}', which is not declared.${didYouMean(s)}`, span, 'error', renameFix(span, s));
+}
+
+/** String scalars of a node that is one scalar or a sequence of them. */
+function scalars(node: unknown): Scalar[] {
+  if (isScalar(node)) return [node];
+  if (isSeq(node)) return node.items.filter(isScalar) as Scalar[];
+  return [];
+}
+
+export function checkEdges(ctx: CheckContext): NikaDiagnostic[] {
+  const { tasks } = semanticModel(ctx);
+  const ids = [...tasks.keys()];
+  const dialect = ctx.dialect.dialect;
+  const out: NikaDiagnostic[] = [];
+  for (const task of ctx.workflow.tasks) {
+    const node = nodeAtPath(ctx.doc, task.path);
+    const after = getNode(node, 'after');
+    if (isMap(after)) {
+      for (const pair of after.items) {
+        const id = keyName(pair);
+        const span = keySpan(pair);
+        if (id !== undefined && span && !tasks.has(id)) out.push(unknownTask(ids, id, span, 'after:'));
+      }
+    }
+    if (dialect !== 'v1') {
+      for (const s of scalars(getNode(node, 'depends_on'))) {
+        const id = String(s.value ?? '');
+        if (!tasks.has(id)) out.push(unknownTask(ids, id, spanOf(s)!, 'depends_on:'));
+      }
+    }
+    if (dialect === 'legacy') out.push(...legacyUse(ctx, getNode(node, 'use'), tasks, ids));
+  }
+  if (dialect !== 'v1') {
+    const flows = getNode(ctx.doc.root, 'flows');
+    for (const flow of isSeq(flows) ? flows.items : []) {
+      for (const end of ['source', 'target']) {
+        for (const s of scalars(getNode(flow, end))) {
+          const id = String(s.value ?? '');
+          if (!tasks.has(id)) out.push(unknownTask(ids, id, spanOf(s)!, `flows: ${end}`));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Legacy `use: { alias: "task.path ?? default" }` or `{ from: task, path }`: the task is the first segment. */
+function legacyUse(ctx: CheckContext, use: unknown, tasks: Map<string, unknown>, ids: string[]): NikaDiagnostic[] {
+  const out: NikaDiagnostic[] = [];
+  if (!isMap(use)) return out;
+  for (const pair of use.items) {
+    let s = pair.value;
+    if (isMap(s)) s = getNode(s, 'from') ?? getNode(s, 'path');
+    if (!isScalar(s) || typeof s.value !== 'string') continue;
+    const raw = s.value;
+    const m = /^\s*\$?([A-Za-z_][\w-]*)/.exec(raw);
+    if (!m || tasks.has(m[1])) continue;
+    const span = spanOf(s)!;
+    const srcAt = ctx.doc.text.slice(span.start, span.end).indexOf(m[1]);
+    const start = srcAt >= 0 ? span.start + srcAt : span.start;
+    out.push(unknownTask(ids, m[1], { start, end: start + m[1].length }, 'use:'));
+  }
+  return out;
+}
+
+/** Tarjan's strongly connected components over the dependency map. */
+function components(nodes: string[], deps: Map<string, Set<string>>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const strong = (v: string): void => {
+    index.set(v, counter); low.set(v, counter); counter++;
+    stack.push(v); onStack.add(v);
+    for (const w of deps.get(v) ?? []) {
+      if (!index.has(w)) { strong(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const comp: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; onStack.delete(w); comp.push(w); } while (w !== v);
+      out.push(comp);
+    }
+  };
+  for (const n of nodes) if (!index.has(n)) strong(n);
+  return out;
+}
+
+/** One cycle through `start` inside its component, in data-flow order (producer → consumer). */
+function cycleThrough(start: string, comp: Set<string>, deps: Map<string, Set<string>>): string[] {
+  // Walk producers backwards (consumer ← producer) until we return to start, then reverse.
+  const prev = new Map<string, string>();
+  const queue = [start];
+  const seen = new Set<string>();
+  while (queue.length) {
+    const v = queue.shift()!;
+    for (const p of deps.get(v) ?? []) {
+      if (!comp.has(p)) continue;
+      if (p === start) {
+        const path = [start];
+        for (let x = v; x !== start; x = prev.get(x)!) path.push(x);
+        path.push(start);
+        return path;
+      }
+      if (!seen.has(p)) { seen.add(p); prev.set(p, v); queue.push(p); }
+    }
+  }
+  return [start, start];
+}
+
+export function checkCycles(ctx: CheckContext): NikaDiagnostic[] {
+  const { deps } = semanticModel(ctx);
+  const out: NikaDiagnostic[] = [];
+  const byId = new Map(ctx.workflow.tasks.map((t) => [t.id, t]));
+  for (const comp of components(ctx.workflow.tasks.map((t) => t.id), deps)) {
+    const single = comp.length === 1;
+    if (single && !deps.get(comp[0])?.has(comp[0])) continue;
+    const set = new Set(comp);
+    for (const id of comp) {
+      const cycle = cycleThrough(id, set, deps);
+      const msg = single
+        ? `task '${id}' depends on itself (${cycle.join(' → ')}) through with: or after:.`
+        : `dependency cycle: ${cycle.join(' → ')}. Tasks in a cycle can never start; remove one with:/after: edge.`;
+      out.push(diag('NIKA-DAG-001', msg, byId.get(id)!.idSpan, 'error', { cycle }));
+    }
+  }
+  return out;
+}
+
+export function checkRecoverAndUnwind(ctx: CheckContext): NikaDiagnostic[] {
+  const model = semanticModel(ctx);
+  const out: NikaDiagnostic[] = [];
+  for (const site of model.sites) {
+    if (site.syntax !== 'expr' || site.surface !== 'recover' || !site.task) continue;
+    for (const ref of site.references) {
+      const id = ref.root === 'tasks' ? ref.segments[0] : undefined;
+      if (!id || !model.tasks.has(id.name)) continue;
+      const self = id.name === site.task.id;
+      if (self || model.reaches(site.task.id, id.name)) {
+        out.push(diag('NIKA-DAG-004', self
+          ? `on_error.recover cannot read this task's own record: it has no value until the recovery settles.`
+          : `on_error.recover reads '${id.name}', which runs after '${site.task.id}' (it depends on it), so the recovery would wait forever.`, id.span));
+      }
+    }
+  }
+  for (const task of ctx.workflow.tasks) {
+    if (!task.group || !Object.values(task.after).includes('unwind')) continue;
+    const pair = getPair(nodeAtPath(ctx.doc, task.path), 'group');
+    const span = pair ? spanOf(pair.value) ?? keySpan(pair) : undefined;
+    out.push(diag('NIKA-DAG-009', `an unwind (cleanup) task cannot belong to a group; remove group: ${task.group}.`, span ?? task.idSpan));
+  }
+  return out;
+}
