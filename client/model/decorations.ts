@@ -31,8 +31,8 @@ export function taskBadge(run: RunView, t: TaskRun, now: number, maxOutput = 60)
     case 'running':
     case 'retrying': {
       tone = 'running';
-      parts.push(t.status === 'retrying' ? `retrying (attempt ${t.attempt + 1})` : 'running');
-      if (t.startedAt !== undefined) parts.push(formatDuration(Math.max(0, now - t.startedAt)));
+      const elapsed = t.startedAt !== undefined ? ` ${formatDuration(Math.max(0, now - t.startedAt))}` : '';
+      parts.push(t.status === 'retrying' ? `retrying (attempt ${t.attempt + 1})` : `running${elapsed}`);
       if (t.iterations) parts.push(`${t.iterations.done}/${t.iterations.started} items`);
       if (t.verb === 'agent' || t.turn > 0) parts.push(budgetText(t));
       const live = t.streamed ? t.streamed.slice(-maxOutput * 2) : undefined;
