@@ -39,3 +39,13 @@ export function fixed(text: string, d: NikaDiagnostic, i = 0): string {
   assert.ok(fix, `no quick fix on ${d.code}: ${d.message}`);
   return applyEdits(text, fix.edits);
 }
+
+/**
+ * Exactly one finding with `code` covering exactly `token`, other findings of the code allowed
+ * (the structure checks report some shapes generically on the same scalar).
+ */
+export function oneAt(text: string, code: string, token: string, catalog?: ToolCatalog): NikaDiagnostic {
+  const found = withCode(text, code, catalog).filter((d) => covered(text, d) === token);
+  assert.equal(found.length, 1, `expected one ${code} on ${token}, got ${found.length}`);
+  return found[0];
+}

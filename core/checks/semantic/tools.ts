@@ -118,7 +118,7 @@ function checkBuiltinName(ctx: CheckContext, use: ToolUse, id: Extract<ToolId, {
   return use.invokeNode ? checkBuiltinArgs(ctx.doc, spec, use) : [];
 }
 
-const SKELETON: Record<ArgType, string> = { string: '""', integer: '0', number: '0', boolean: 'false', object: '{}', array: '[]', any: 'null' };
+const SKELETON: Record<ArgType, string> = { string: '""', integer: '0', number: '0', boolean: 'false', object: '{}', array: '[]', any: '""' };
 
 /** Names people reach for that the builtins spell differently. */
 const ARG_ALIASES: Record<string, Record<string, string>> = {
