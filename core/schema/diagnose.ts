@@ -168,7 +168,8 @@ function toDiagnostics(doc: NikaDocument, dialect: Dialect, f: Finding, value: u
     case 'exclusive-none': {
       const span = ownerSpan(doc, p);
       const list = f.keys.length === 2 ? `${f.keys[0]}: or ${f.keys[1]}:` : `one of ${f.keys.map((k) => k + ':').join(', ')}`;
-      if (t && t.length === 0) return [diag('NIKA-PARSE-008', `${cap(taskLabel(p, value))} has no verb: add ${list}.`, span)];
+      if (t && t.length === 0 && f.keys.some((k) => VERB_KEYS.has(k))) return [diag('NIKA-PARSE-008', `${cap(taskLabel(p, value))} has no verb: add ${list}.`, span)];
+      if (t && t.length === 0) return [diag('NIKA-PARSE-019', `${cap(taskLabel(p, value))} needs ${list}.`, span)];
       if (t?.[0] === 'on_error') return [diag('NIKA-PARSE-012', `on_error needs recover: <value> or skip: true.`, span)];
       if (t && t.length === 1 && VERB_KEYS.has(String(t[0]))) {
         const hint = t[0] === 'exec' ? ' (command: [program, args…] runs without a shell; shell: "…" runs a command line)' : '';
@@ -180,7 +181,7 @@ function toDiagnostics(doc: NikaDocument, dialect: Dialect, f: Finding, value: u
       const [first, ...others] = f.keys;
       return others.map((k) => {
         const span = keySpanAt(doc, p, k);
-        if (t && t.length === 0) {
+        if (t && t.length === 0 && VERB_KEYS.has(k)) {
           return diag('NIKA-PARSE-009', `${cap(taskLabel(p, value))} has several verbs (${f.keys.join(', ')}); a task does exactly one thing: move "${k}" into a task of its own.`, span);
         }
         if (t?.[0] === 'on_error') return diag('NIKA-PARSE-012', `on_error takes recover: or skip:, not both.`, span);
