@@ -1,7 +1,6 @@
 // The `exec:` verb. Output rules (decided where the spec is silent): text output loses exactly
 // one trailing newline (`\n` or `\r\n`), like a value read from a file; `decode: bytes` yields
 // base64 text because every output must travel in JSON events; `jsonl` skips blank lines.
-import { execa } from 'execa';
 import { resolve } from 'node:path';
 import type { ExecBody } from '../../core/ir.js';
 import { NikaError } from '../contracts.js';
@@ -39,6 +38,9 @@ export async function runExec(body: ExecBody, ctx: ExecContext): Promise<unknown
 
   if (ctx.signal.aborted) throw abortError(ctx.signal);
   const [file, args] = shell !== undefined ? ['/bin/sh', ['-c', shell]] : [argv![0], argv!.slice(1)];
+  // execa is ESM-only (and so are its dependencies): load it through import(), which works from
+  // the CommonJS build too.
+  const { execa } = await import('execa');
   const sub = execa(file, args, {
     cwd,
     env,
