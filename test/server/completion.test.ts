@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletionItem } from 'vscode-languageserver';
+import type { CompletionItem, TextEdit } from 'vscode-languageserver';
 import { buildModel } from '../../server/model.js';
 import { completion } from '../../server/features/completion.js';
 import type { ToolCatalog } from '../../core/catalog/mcp.js';
@@ -25,7 +25,7 @@ function complete(lines: string[], catalog: ToolCatalog = { servers: [] }, marke
 }
 const labels = (items: CompletionItem[]) => items.map((i) => i.label);
 function apply(c: { text: string }, item: CompletionItem): string {
-  const e = item.textEdit as { range: never; newText: string };
+  const e = item.textEdit as TextEdit;
   return applyEdits(c.text, [{ range: e.range, newText: e.newText }]);
 }
 
@@ -37,16 +37,16 @@ test('envelope keys per dialect, without the ones already written', () => {
   assert.ok(labels(r.items).includes('flows'));
   assert.ok(!labels(r.items).includes('permits'));
   const wf = r.items.find((i) => i.label === 'workflow')!;
-  assert.equal(textAt(r.text, (wf.textEdit as { range: never }).range), 'wor');
+  assert.equal(textAt(r.text, (wf.textEdit as TextEdit).range), 'wor');
 });
 
 test('task keys: verbs are snippets with bodies; other verbs vanish once one is written', () => {
   let r = complete(['nika: demo', 'tasks:', '  a:', '    |']);
   const infer = r.items.find((i) => i.label === 'infer')!;
   assert.equal(infer.insertTextFormat, 2);
-  assert.equal((infer.textEdit as { newText: string }).newText, 'infer:\n  prompt: ${1}');
-  assert.equal((r.items.find((i) => i.label === 'exec')!.textEdit as { newText: string }).newText, 'exec:\n  command: [${1}]');
-  assert.match((r.items.find((i) => i.label === 'agent')!.textEdit as { newText: string }).newText, /tools: \[/);
+  assert.equal((infer.textEdit as TextEdit).newText, 'infer:\n  prompt: ${1}');
+  assert.equal((r.items.find((i) => i.label === 'exec')!.textEdit as TextEdit).newText, 'exec:\n  command: [${1}]');
+  assert.match((r.items.find((i) => i.label === 'agent')!.textEdit as TextEdit).newText, /tools: \[/);
   assert.ok(labels(r.items).includes('for_each'));
   r = complete(['nika: demo', 'tasks:', '  a:', '    infer: { prompt: hi }', '    |']);
   assert.ok(!labels(r.items).includes('exec'));
@@ -81,7 +81,7 @@ test('enum values: capture, decode, backoff, secrets.source, input type', () => 
 test('after: keys are task ids (upstream first), values are predicates', () => {
   let r = complete(['nika: demo', 'tasks:', '  one:', '    exec: { command: [ls] }', '  two:', '    exec: { command: [ls] }', '  three:', '    after:', '      |', '    exec: { command: [ls] }']);
   assert.deepEqual(labels(r.items), ['two', 'one']);
-  assert.match((r.items[0].textEdit as { newText: string }).newText, /^two: \$\{1\|success,failure,skipped,terminal,unwind\|\}$/);
+  assert.match((r.items[0].textEdit as TextEdit).newText, /^two: \$\{1\|success,failure,skipped,terminal,unwind\|\}$/);
   r = complete(['nika: demo', 'tasks:', '  one:', '    exec: { command: [ls] }', '  two:', '    after: { one: | }', '    exec: { command: [ls] }']);
   assert.deepEqual(labels(r.items), ['success', 'failure', 'skipped', 'terminal', 'unwind']);
 });
@@ -90,8 +90,8 @@ test('tool: builtins with an args skeleton of the required args', () => {
   const r = complete(['nika: demo', 'tasks:', '  a:', '    invoke:', '      tool: nika:fe|']);
   const fetch = r.items.find((i) => i.label === 'nika:fetch')!;
   assert.ok(fetch, 'nika:fetch offered');
-  assert.equal(textAt(r.text, (fetch.textEdit as { range: never }).range), 'nika:fe');
-  assert.equal((fetch.textEdit as { newText: string }).newText, 'nika:fetch\nargs:\n  url: ${1}');
+  assert.equal(textAt(r.text, (fetch.textEdit as TextEdit).range), 'nika:fe');
+  assert.equal((fetch.textEdit as TextEdit).newText, 'nika:fetch\nargs:\n  url: ${1}');
   assert.equal(r.items.filter((i) => String(i.label).startsWith('nika:')).length, 26, 'agent-only builtins are not offered to invoke');
   assert.match(String((fetch.documentation as { value: string }).value), /url/);
   const out = apply(r, fetch);
@@ -102,16 +102,16 @@ test('tool: no skeleton when args: exists; MCP servers then tools after the slas
   let r = complete(['nika: demo', 'tasks:', '  a:', '    invoke:', '      tool: mcp:ev|', '      args: {}'], CATALOG);
   const server = r.items.find((i) => i.label === 'mcp:everything/')!;
   assert.ok(server);
-  assert.equal(textAt(r.text, (server.textEdit as { range: never }).range), 'mcp:ev');
+  assert.equal(textAt(r.text, (server.textEdit as TextEdit).range), 'mcp:ev');
   assert.ok(server.command, 'choosing a server re-triggers completion');
   assert.ok(labels(r.items).includes('mcp:broken/'));
-  assert.equal((r.items.find((i) => i.label === 'nika:read')!.textEdit as { newText: string }).newText, 'nika:read');
+  assert.equal((r.items.find((i) => i.label === 'nika:read')!.textEdit as TextEdit).newText, 'nika:read');
   r = complete(['nika: demo', 'tasks:', '  a:', '    invoke:', '      tool: mcp:everything/|'], CATALOG);
   assert.deepEqual(labels(r.items), ['mcp:everything/echo', 'mcp:everything/add']);
   const echo = r.items[0];
   assert.equal(echo.detail, 'requires message');
   assert.match((echo.documentation as { value: string }).value, /Echoes back the input[\s\S]*`message` \*\*\\\*\*\*/);
-  assert.equal((echo.textEdit as { newText: string }).newText, 'mcp:everything/echo\nargs:\n  message: ${1}');
+  assert.equal((echo.textEdit as TextEdit).newText, 'mcp:everything/echo\nargs:\n  message: ${1}');
 });
 
 test('agent.tools list items: tool ids incl. globs and agent-only builtins', () => {
@@ -125,7 +125,7 @@ test('agent.tools list items: tool ids incl. globs and agent-only builtins', () 
 test('args: keys from the MCP inputSchema (required first, enums, defaults) and from builtins', () => {
   let r = complete(['nika: demo', 'tasks:', '  a:', '    invoke:', '      tool: mcp:everything/add', '      args:', '        |'], CATALOG);
   assert.deepEqual(labels(r.items), ['b', 'a', 'mode']);
-  assert.equal((r.items[2].textEdit as { newText: string }).newText, 'mode: ${1|fast,exact|}');
+  assert.equal((r.items[2].textEdit as TextEdit).newText, 'mode: ${1|fast,exact|}');
   r = complete(['nika: demo', 'tasks:', '  a:', '    invoke:', '      tool: nika:fetch', '      args:', '        url: x', '        |']);
   assert.ok(!labels(r.items).includes('url'));
   assert.ok(labels(r.items).includes('method'));
@@ -140,7 +140,7 @@ test('model: provider prefixes first, then example models; after the slash only 
   assert.ok(ls.indexOf('mock/') < ls.indexOf('mock/echo'));
   r = complete(['nika: demo', 'tasks:', '  a:', '    infer:', '      prompt: hi', '      model: mock/|']);
   assert.deepEqual(labels(r.items), ['mock/echo', 'mock/mock-deterministic', 'mock/mock-error', 'mock/mock-streaming', 'mock/mock-json']);
-  assert.equal(textAt(r.text, (r.items[0].textEdit as { range: never }).range), 'mock/');
+  assert.equal(textAt(r.text, (r.items[0].textEdit as TextEdit).range), 'mock/');
 });
 
 test('with: value snippets bind an upstream output', () => {
@@ -185,7 +185,7 @@ test('inside ${{ }}: roots, declared names, with aliases, tasks, projections, ca
   r = complete([...base, '    infer: { prompt: "${{ inputs.topic.st| }}" }']);
   assert.ok(labels(r.items).includes('startsWith'));
   const sw = r.items.find((i) => i.label === 'startsWith')!;
-  assert.equal(textAt(r.text, (sw.textEdit as { range: never }).range), 'st');
+  assert.equal(textAt(r.text, (sw.textEdit as TextEdit).range), 'st');
 });
 
 test('inside ${{ }} while the YAML is still broken (unclosed quote and island)', () => {
