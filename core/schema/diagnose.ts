@@ -178,11 +178,13 @@ function toDiagnostics(doc: NikaDocument, dialect: Dialect, f: Finding, value: u
       return [diag(contextCode(p) ?? 'NIKA-PARSE-019', `${cap(where(p, value))}: add ${list}.`, span)];
     }
     case 'exclusive-many': {
-      const [first, ...others] = f.keys;
+      // The first one written stays; each later one is the finding.
+      const keys = [...f.keys].sort((a, b) => keySpanAt(doc, p, a).start - keySpanAt(doc, p, b).start);
+      const [first, ...others] = keys;
       return others.map((k) => {
         const span = keySpanAt(doc, p, k);
         if (t && t.length === 0 && VERB_KEYS.has(k)) {
-          return diag('NIKA-PARSE-009', `${cap(taskLabel(p, value))} has several verbs (${f.keys.join(', ')}); a task does exactly one thing: move "${k}" into a task of its own.`, span);
+          return diag('NIKA-PARSE-009', `${cap(taskLabel(p, value))} has several verbs (${keys.join(', ')}); a task does exactly one thing: move "${k}" into a task of its own.`, span);
         }
         if (t?.[0] === 'on_error') return diag('NIKA-PARSE-012', `on_error takes recover: or skip:, not both.`, span);
         return diag(contextCode(p) ?? 'NIKA-PARSE-019', `"${first}" and "${k}" cannot be used together ${where(p, value)}; keep one.`, span);

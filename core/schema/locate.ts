@@ -97,7 +97,11 @@ export function valueSpan(doc: NikaDocument, path: ValuePath): Span {
   if (loc.depth === path.length) {
     const v = nonEmpty(spanOf(loc.node));
     // A wrong collection is named by its key: underlining a whole block helps nobody.
-    if (v && (isMap(loc.node) || isSeq(loc.node))) return (loc.pair && nonEmpty(keySpan(loc.pair))) ?? firstLineOf(doc, v);
+    if (v && (isMap(loc.node) || isSeq(loc.node))) {
+      const oneLine = doc.lines.positionAt(v.start).line === doc.lines.positionAt(v.end).line;
+      if (oneLine) return v;
+      return (loc.pair && nonEmpty(keySpan(loc.pair))) ?? firstLineOf(doc, v);
+    }
     if (v) return v;
     if (loc.pair) return nonEmpty(keySpan(loc.pair)) ?? ownerSpan(doc, path.slice(0, -1));
   }
