@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { structure } from './structure-helpers.js';
 
-const root = join(import.meta.dirname, '..', 'fixtures', 'structure');
+const root = join(__dirname, '..', 'fixtures', 'structure');
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
