@@ -1,0 +1,157 @@
+// Wiring only: LSP requests → pure features over one cached analysis per (uri, version).
+// Every handler is guarded so a bug answers with an empty result instead of killing the server.
+import { format } from 'node:util';
+import {
+  CodeActionKind, ResponseError, ErrorCodes, TextDocumentSyncKind, TextDocuments, DocumentDiagnosticReportKind,
+  type Connection, type InitializeParams, type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { analyze } from '../core/analyze.js';
+import type { ToolCatalog } from '../core/catalog/mcp.js';
+import { modelOf, type DocModel } from './model.js';
+import { normalizeCatalog } from './catalog.js';
+import { diagnostics } from './features/diagnostics.js';
+import { completion } from './features/completion.js';
+import { hover } from './features/hover.js';
+import { definition, documentHighlights, prepareRename, references, rename } from './features/navigation.js';
+import { documentSymbols } from './features/symbols.js';
+import { foldingRanges } from './features/folding.js';
+import { LEGEND, semanticTokens } from './features/semanticTokens.js';
+import { CODE_ACTION_KINDS, codeActions } from './features/codeActions.js';
+
+export const TRIGGER_CHARACTERS = ['.', ':', '/', '{', '$', ' ', '"'];
+
+/** Keystrokes arriving within this window are validated once. */
+const COALESCE_MS = 40;
+
+export function startServer(connection: Connection): void {
+  redirectConsole(connection);
+  const documents = new TextDocuments(TextDocument);
+  let catalog: ToolCatalog = { servers: [] };
+  let catalogVersion = 0;
+  let pull = false;
+  const cache = new Map<string, { version: number; catalogVersion: number; model: DocModel }>();
+  const pending = new Map<string, NodeJS.Timeout>();
+
+  const modelFor = (uri: string): DocModel | undefined => {
+    const doc = documents.get(uri);
+    if (!doc) return undefined;
+    const hit = cache.get(uri);
+    if (hit && hit.version === doc.version && hit.catalogVersion === catalogVersion) return hit.model;
+    const model = modelOf(analyze(doc.getText(), { uri, catalog }), catalog);
+    cache.set(uri, { version: doc.version, catalogVersion, model });
+    return model;
+  };
+
+  function guard<P, R>(name: string, fallback: R, f: (params: P) => R): (params: P) => R {
+    return (params: P) => {
+      try {
+        return f(params);
+      } catch (e) {
+        if (e instanceof ResponseError) throw e;
+        connection.console.error(`nika: ${name} failed: ${(e as Error)?.stack ?? String(e)}`);
+        return fallback;
+      }
+    };
+  }
+
+  const publish = (uri: string) => {
+    pending.delete(uri);
+    const model = modelFor(uri);
+    if (!model) return;
+    const doc = documents.get(uri)!;
+    void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(model) });
+  };
+  const schedule = (uri: string, delay = COALESCE_MS) => {
+    if (pull) return;
+    clearTimeout(pending.get(uri));
+    pending.set(uri, setTimeout(guard('diagnostics', undefined, () => publish(uri)), delay));
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const opts = (params.initializationOptions ?? {}) as { diagnostics?: 'push' | 'pull'; catalog?: unknown };
+    const clientPulls = !!params.capabilities.textDocument?.diagnostic;
+    pull = opts.diagnostics ? opts.diagnostics === 'pull' && clientPulls : clientPulls;
+    if (opts.catalog) catalog = normalizeCatalog(opts.catalog);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: false },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: { label: 'Nika' },
+        foldingRangeProvider: true,
+        semanticTokensProvider: { legend: LEGEND, full: true },
+        codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS },
+        ...(pull ? { diagnosticProvider: { identifier: 'nika', interFileDependencies: false, workspaceDiagnostics: false } } : {}),
+      },
+      serverInfo: { name: 'nika-language-server', version: '0.1.0' },
+    };
+  });
+
+  documents.onDidOpen((e) => schedule(e.document.uri, 0));
+  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidClose((e) => {
+    clearTimeout(pending.get(e.document.uri));
+    pending.delete(e.document.uri);
+    cache.delete(e.document.uri);
+    if (!pull) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  connection.languages.diagnostics.on(guard('pull diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (p) => {
+    const model = modelFor(p.textDocument.uri);
+    return { kind: DocumentDiagnosticReportKind.Full, items: model ? diagnostics(model) : [] };
+  }));
+
+  connection.onNotification('nika/toolCatalog', guard('nika/toolCatalog', undefined, (params: unknown) => {
+    catalog = normalizeCatalog(params);
+    catalogVersion++;
+    cache.clear();
+    if (pull) void connection.languages.diagnostics.refresh().catch(() => undefined);
+    else for (const d of documents.all()) schedule(d.uri, 0);
+  }));
+
+  const withModel = <P extends { textDocument: { uri: string } }, R>(name: string, fallback: R, f: (m: DocModel, p: P) => R) =>
+    guard<P, R>(name, fallback, (p) => {
+      const m = modelFor(p.textDocument.uri);
+      return m ? f(m, p) : fallback;
+    });
+
+  connection.onCompletion(withModel('completion', null, (m, p) => completion(m, p.position)));
+  connection.onHover(withModel('hover', null, (m, p) => hover(m, p.position)));
+  connection.onDefinition(withModel('definition', [], (m, p) => definition(m, p.textDocument.uri, p.position)));
+  connection.onReferences(withModel('references', [], (m, p) => references(m, p.textDocument.uri, p.position, p.context.includeDeclaration)));
+  connection.onDocumentHighlight(withModel('highlights', [], (m, p) => documentHighlights(m, p.position)));
+  connection.onPrepareRename(withModel('prepareRename', null, (m, p) => {
+    const r = prepareRename(m, p.position);
+    if (!r.ok) throw new ResponseError(ErrorCodes.InvalidRequest, r.message);
+    return { range: r.range, placeholder: r.placeholder };
+  }));
+  connection.onRenameRequest(withModel('rename', null, (m, p) => {
+    const r = rename(m, p.textDocument.uri, p.position, p.newName);
+    if (!r.ok) throw new ResponseError(ErrorCodes.InvalidRequest, r.message);
+    return r.edit;
+  }));
+  connection.onDocumentSymbol(withModel('symbols', [], (m) => documentSymbols(m)));
+  connection.onFoldingRanges(withModel('folding', [], (m) => foldingRanges(m)));
+  connection.languages.semanticTokens.on(withModel('semanticTokens', { data: [] }, (m) => semanticTokens(m)));
+  connection.onCodeAction(withModel('codeActions', [], (m, p) => codeActions(m, p.textDocument.uri, p.range, p.context.diagnostics, p.context.only)));
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+/** stdout carries LSP frames: anything printed by accident must go to the client's log instead. */
+function redirectConsole(connection: Connection): void {
+  const send = (level: 'log' | 'info' | 'warn' | 'error') => (...args: unknown[]) => connection.console[level](format(...args));
+  console.log = send('log');
+  console.info = send('info');
+  console.debug = send('log');
+  console.warn = send('warn');
+  console.error = send('error');
+}
+
+export { CodeActionKind };
