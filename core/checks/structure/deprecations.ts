@@ -89,6 +89,9 @@ class Reporter {
     const del = lineDeletion(this.doc, wf);
     const nikaSpan = spanOf(nika);
     if (!/^[a-z][a-z0-9-]*$/.test(name) || !del || !nikaSpan) return;
+    // Naming the file turns it into a current one; offer that alone only when nothing else in
+    // it is draft-shaped, otherwise the whole-file migration is the way (no error cascade).
+    if (['vars', 'env', 'mcp', 'config', 'apiVersion', 'schema'].some((k) => getPair(root, k)) || !isMap(getNode(root, 'tasks'))) return;
     // Attach the fix to the warning keys() already produced for workflow:.
     const w = this.out.find((d) => d.span.start === keySpan(wf)?.start);
     if (w) w.data = { fixes: [{ title: `Move the name into nika: ${name}`, edits: [{ span: nikaSpan, newText: name }, { span: del, newText: '' }], preferred: true }] };
