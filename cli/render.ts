@@ -8,6 +8,8 @@ export class HumanRenderer {
   /** The task whose streamed text is mid-line, so another task's text starts on a new line. */
   private streaming: string | undefined;
   private width = 8;
+  /** Tasks whose current agent turn already streamed its text (agent_turn would repeat it). */
+  private readonly streamedTurn = new Set<string>();
 
   constructor(private readonly out: NodeJS.WriteStream) {
     this.s = styler(out);
@@ -45,6 +47,7 @@ export class HumanRenderer {
         break;
       }
       case 'infer_chunk': {
+        this.streamedTurn.add(e.task_id);
         if (this.streaming !== e.task_id) {
           this.endStream();
           this.out.write(`    ${s.dim('│')} `);
@@ -54,7 +57,8 @@ export class HumanRenderer {
         break;
       }
       case 'agent_turn':
-        if (e.text) this.line(`    ${s.dim('│')} ${s.magenta(`turn ${e.turn}`)} ${e.text.replace(/\n/g, `\n    ${s.dim('│')} `)}`);
+        if (this.streamedTurn.delete(e.task_id)) this.line(`    ${s.dim('│')} ${s.magenta(`turn ${e.turn}`)}${e.stop_reason ? s.dim(` (${e.stop_reason})`) : ''}`);
+        else if (e.text) this.line(`    ${s.dim('│')} ${s.magenta(`turn ${e.turn}`)} ${e.text.replace(/\n/g, `\n    ${s.dim('│')} `)}`);
         break;
       case 'agent_tool_call':
         this.line(`    ${s.dim('→')} ${e.tool} ${s.dim(preview(e.args, 100))}`);

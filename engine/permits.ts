@@ -36,6 +36,8 @@ export function realPath(p: string): string {
 export class Boundary {
   private readonly readRes: RegExp[];
   private readonly writeRes: RegExp[];
+  /** Literal directory prefixes of the read grants, so a walk can enter the folders that lead to them. */
+  private readonly readRoots: string[];
 
   /** `permits` undefined = no law (draft/legacy dialects): everything is allowed. */
   constructor(readonly permits: Permits | undefined, readonly baseDir: string) {
@@ -43,6 +45,7 @@ export class Boundary {
     const compile = (globs: string[] | undefined) => (globs ?? []).map((g) => globToRegExp(anchor(g, base)));
     this.readRes = compile(permits?.fs?.read);
     this.writeRes = compile(permits?.fs?.write);
+    this.readRoots = (permits?.fs?.read ?? []).map((g) => literalPrefix(anchor(g, base)));
   }
 
   static forWorkflow(wf: Workflow, cwd: string): Boundary {
@@ -57,6 +60,13 @@ export class Boundary {
   /** Real path of `p` (relative to the workflow dir) after checking it against `fs.read`. */
   read(p: string): string { return this.fsCheck(p, this.readRes, 'fs.read'); }
   write(p: string): string { return this.fsCheck(p, this.writeRes, 'fs.write'); }
+
+  /** A directory may be walked when it is readable or holds a readable grant below it; each file found is checked on its own. */
+  readDir(p: string): string {
+    const real = realPath(isAbsolute(p) ? p : resolve(this.baseDir, p));
+    if (!this.permits || this.readRoots.some((r) => r === real || r.startsWith(real + sep))) return real;
+    return this.read(p);
+  }
 
   private fsCheck(p: string, res: RegExp[], cat: string): string {
     const real = realPath(isAbsolute(p) ? p : resolve(this.baseDir, p));
@@ -112,6 +122,12 @@ function anchor(glob: string, base: string): string {
   // join() collapses `./` and `..`, which is what a reader of the permit means by them.
   if (g.endsWith(sep) && g.length > 1) g = g.slice(0, -1);
   return g;
+}
+
+function literalPrefix(glob: string): string {
+  const parts = glob.split(sep);
+  const i = parts.findIndex((x) => /[*?[]/.test(x));
+  return i < 0 ? glob : parts.slice(0, i).join(sep) || sep;
 }
 
 function coveredBy(real: string, res: RegExp[]): boolean {

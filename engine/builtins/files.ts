@@ -70,7 +70,7 @@ export const glob: Builtin = async (args, ctx) => {
   const abs = isAbsolute(pattern);
   const full = abs ? pattern : join(ctx.cwd, pattern);
   const root = staticPrefix(full);
-  ctx.boundary.read(root);
+  ctx.boundary.readDir(root);
   const re = globToRegExp(full);
   const ex = excludes.map((e) => globToRegExp(isAbsolute(e) ? e : join(ctx.cwd, e)));
   const out: string[] = [];
@@ -95,8 +95,9 @@ export const grep: Builtin = async (args, ctx) => {
   if (hasGlobChars(path)) {
     for (const f of (await glob({ pattern: path }, ctx)) as string[]) files.push(isAbsolute(f) ? f : join(ctx.cwd, f));
   } else {
-    const real = ctx.boundary.read(path);
+    const real = ctx.boundary.readDir(path);
     const st = await stat(real).catch(() => undefined);
+    if (st?.isFile()) ctx.boundary.read(path);
     if (!st) throw builtinError('grep', 1, `no such file or directory: ${path}`);
     if (st.isDirectory()) {
       for await (const f of walk(real, ctx.signal)) files.push(f);
