@@ -154,12 +154,14 @@ function offsetIn(doc: NikaDocument, s: StringScalar, i: number): number {
 export function scanExpressions(doc: NikaDocument, workflow: Workflow): ExprSite[] {
   const sites: ExprSite[] = [];
   const dialect = workflow.dialect;
+  const byKey = new Map<string | number | undefined, Task>();
+  for (const t of workflow.tasks) if (t.path[0] === 'tasks' && !byKey.has(t.path[1])) byKey.set(t.path[1], t);
   walkStrings(doc, (s) => {
     const hasExpr = s.value.includes('${{');
     const hasLegacy = dialect === 'legacy' && s.value.includes('{{');
     if (!hasExpr && !hasLegacy) return;
     const { surface, verb } = surfaceOf(s.path, dialect);
-    const task = taskAtPath(workflow, s.path);
+    const task = s.path[0] === 'tasks' ? byKey.get(s.path[1]) : undefined;
     const common = {
       path: s.path, surface, verb, taskId: task?.id, task, unwindOf: unwindProducers(task),
       scalar: s.scalar, scalarSpan: s.span, value: s.value,

@@ -6,7 +6,7 @@ import { isMap, isScalar, isSeq } from 'yaml';
 import type { Scalar } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { getNode, getPair, keyName, keySpan, nodeAtPath, spanOf } from '../../document.js';
+import { getNode, getPair, keyName, keySpan, spanOf } from '../../document.js';
 import type { Span } from '../../text.js';
 import { semanticModel } from './model.js';
 import { closest, didYouMean, renameFix } from './suggest.js';
@@ -29,7 +29,7 @@ export function checkEdges(ctx: CheckContext): NikaDiagnostic[] {
   const dialect = ctx.dialect.dialect;
   const out: NikaDiagnostic[] = [];
   for (const task of ctx.workflow.tasks) {
-    const node = nodeAtPath(ctx.doc, task.path);
+    const node = semanticModel(ctx).taskNode(task);
     const after = getNode(node, 'after');
     if (isMap(after)) {
       for (const pair of after.items) {
@@ -79,7 +79,10 @@ function legacyUse(ctx: CheckContext, use: unknown, tasks: Map<string, unknown>,
   return out;
 }
 
-/** Tarjan's strongly connected components over the dependency map. */
+/**
+ * Tarjan's strongly connected components over the dependency map, iterative so a long chain of
+ * tasks (hostile or generated files) cannot overflow the stack.
+ */
 function components(nodes: string[], deps: Map<string, Set<string>>): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
@@ -87,21 +90,35 @@ function components(nodes: string[], deps: Map<string, Set<string>>): string[][]
   const stack: string[] = [];
   const onStack = new Set<string>();
   const out: string[][] = [];
-  const strong = (v: string): void => {
-    index.set(v, counter); low.set(v, counter); counter++;
-    stack.push(v); onStack.add(v);
-    for (const w of deps.get(v) ?? []) {
-      if (!index.has(w)) { strong(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const work: Array<{ v: string; it: Iterator<string> }> = [];
+    const enter = (v: string) => {
+      index.set(v, counter); low.set(v, counter); counter++;
+      stack.push(v); onStack.add(v);
+      work.push({ v, it: (deps.get(v) ?? new Set<string>()).values() });
+    };
+    enter(root);
+    while (work.length) {
+      const frame = work[work.length - 1];
+      const next = frame.it.next();
+      if (!next.done) {
+        const w = next.value;
+        if (!index.has(w)) enter(w);
+        else if (onStack.has(w)) low.set(frame.v, Math.min(low.get(frame.v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      const v = frame.v;
+      if (work.length) { const parent = work[work.length - 1].v; low.set(parent, Math.min(low.get(parent)!, low.get(v)!)); }
+      if (low.get(v) === index.get(v)) {
+        const comp: string[] = [];
+        let w: string;
+        do { w = stack.pop()!; onStack.delete(w); comp.push(w); } while (w !== v);
+        out.push(comp);
+      }
     }
-    if (low.get(v) === index.get(v)) {
-      const comp: string[] = [];
-      let w: string;
-      do { w = stack.pop()!; onStack.delete(w); comp.push(w); } while (w !== v);
-      out.push(comp);
-    }
-  };
-  for (const n of nodes) if (!index.has(n)) strong(n);
+  }
   return out;
 }
 
@@ -135,8 +152,10 @@ export function checkCycles(ctx: CheckContext): NikaDiagnostic[] {
     const single = comp.length === 1;
     if (single && !deps.get(comp[0])?.has(comp[0])) continue;
     const set = new Set(comp);
+    // Past a few hundred members a path per task costs more than it tells; name the size instead.
+    const big = comp.length > 200;
     for (const id of comp) {
-      const cycle = cycleThrough(id, set, deps);
+      const cycle = big ? [id, '…', id] : cycleThrough(id, set, deps);
       const msg = single
         ? `task '${id}' depends on itself (${cycle.join(' → ')}) through with: or after:.`
         : `dependency cycle: ${cycle.join(' → ')}. Tasks in a cycle can never start; remove one with:/after: edge.`;
@@ -164,7 +183,7 @@ export function checkRecoverAndUnwind(ctx: CheckContext): NikaDiagnostic[] {
   }
   for (const task of ctx.workflow.tasks) {
     if (!task.group || !Object.values(task.after).includes('unwind')) continue;
-    const pair = getPair(nodeAtPath(ctx.doc, task.path), 'group');
+    const pair = getPair(semanticModel(ctx).taskNode(task), 'group');
     const span = pair ? spanOf(pair.value) ?? keySpan(pair) : undefined;
     out.push(diag('NIKA-DAG-009', `an unwind (cleanup) task cannot belong to a group; remove group: ${task.group}.`, span ?? task.idSpan));
   }

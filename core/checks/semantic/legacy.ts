@@ -3,7 +3,7 @@
 import { isScalar } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { getNode, nodeAtPath } from '../../document.js';
+import { getNode } from '../../document.js';
 import { semanticModel } from './model.js';
 import { closest, didYouMean, renameFix } from './suggest.js';
 
@@ -16,7 +16,7 @@ export function checkLegacyTemplates(ctx: CheckContext): NikaDiagnostic[] {
     if (!alias) continue;
     const names = site.task ? Object.keys(site.task.with) : [];
     if (site.task?.forEach) {
-      const as = getNode(nodeAtPath(ctx.doc, site.task.path), 'as');
+      const as = getNode(semanticModel(ctx).taskNode(site.task), 'as');
       names.push(isScalar(as) ? String(as.value) : 'item');
     }
     if (names.includes(alias.name)) continue;

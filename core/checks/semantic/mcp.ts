@@ -28,7 +28,8 @@ function serverOf(id: string): string | undefined {
   return m ? m[1] : undefined;
 }
 
-function notVerified(server: string, found: CatalogServer | undefined): string {
+function notVerified(server: string, found: CatalogServer | undefined, declaredHere: boolean): string {
+  if (!found && declaredHere) return `MCP server '${server}' is declared in this workflow's mcp: block but has not been started; tool not verified.`;
   if (!found) return `MCP server '${server}' is not in the tool catalog (not configured or not started); tool not verified.`;
   const why = found.status === 'error' ? `failed${found.error ? `: ${found.error}` : ''}` : found.status;
   return `MCP server '${server}' is not connected (${why}); tool not verified.`;
@@ -41,7 +42,7 @@ export function checkMcpTools(ctx: CheckContext): NikaDiagnostic[] {
     if (serverName === undefined) continue;
     const server = findServer(ctx.catalog, serverName);
     if (!server || server.status !== 'connected') {
-      out.push(diag('mcp-unverified', notVerified(serverName, server), use.span, 'hint'));
+      out.push(diag('mcp-unverified', notVerified(serverName, server, serverName in ctx.workflow.mcp), use.span, 'hint'));
       continue;
     }
     if (use.pattern) {

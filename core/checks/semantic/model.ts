@@ -3,6 +3,8 @@
 import type { CheckContext } from '../context.js';
 import { findIslands, parseExpression, collectReferences } from '../../expr/index.js';
 import type { Reference } from '../../expr/index.js';
+import { isMap, isSeq } from 'yaml';
+import { keyName } from '../../document.js';
 import type { Task } from '../../ir.js';
 import { scanExpressionsCached, type ExprSite } from '../../scan.js';
 
@@ -13,6 +15,8 @@ export interface SemanticModel {
   groups: Map<string, string[]>;
   /** consumer id → producer ids it must wait for (with reads, group folds, non-unwind after). */
   deps: Map<string, Set<string>>;
+  /** The YAML node of a task (one pass over `tasks:`, instead of a lookup per task). */
+  taskNode(task: Task): unknown;
   /** Does `from` reach `to` along producer → consumer edges? */
   reaches(from: string, to: string): boolean;
 }
@@ -80,9 +84,15 @@ function build(ctx: CheckContext): SemanticModel {
     return r;
   };
 
+  const nodes = new Map<string | number, unknown>();
+  const tasksNode = ctx.doc.root?.get('tasks', true);
+  if (isMap(tasksNode)) for (const p of tasksNode.items) { const k = keyName(p); if (k !== undefined && !nodes.has(k)) nodes.set(k, p.value); }
+  else if (isSeq(tasksNode)) tasksNode.items.forEach((item, i) => nodes.set(i, item));
+
   return {
     sites: scanExpressionsCached(ctx.doc, wf),
     tasks, groups, deps,
+    taskNode: (task) => (task.path.length === 2 && task.path[0] === 'tasks' ? nodes.get(task.path[1]) : undefined),
     reaches: (from, to) => reachable(from).has(to),
   };
 }

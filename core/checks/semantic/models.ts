@@ -5,8 +5,9 @@ import { isMap, isScalar } from 'yaml';
 import type { Scalar } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { getNode, nodeAtPath } from '../../document.js';
+import { getNode } from '../../document.js';
 import { PROVIDERS, PROVIDER_BY_ID, parseModel, resolveLegacyProvider, LEGACY_PROVIDER_NAMES } from '../../catalog/providers.js';
+import { semanticModel } from './model.js';
 import { closest, didYouMean, replaceFix } from './suggest.js';
 import { valueSpan } from './tools.js';
 
@@ -71,7 +72,7 @@ export function checkModels(ctx: CheckContext): NikaDiagnostic[] {
   };
   check(root);
   for (const task of ctx.workflow.tasks) {
-    const node = nodeAtPath(ctx.doc, task.path);
+    const node = semanticModel(ctx).taskNode(task);
     check(getNode(node, 'infer'));
     check(getNode(node, 'agent'));
   }

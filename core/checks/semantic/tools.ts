@@ -5,12 +5,13 @@ import { isMap, isScalar, isSeq } from 'yaml';
 import type { Pair, Scalar, YAMLMap } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic, type Severity } from '../../diagnostic.js';
-import { getNode, getPair, keyName, keySpan, nodeAtPath, scalarValueOffset, spanOf, type NikaDocument } from '../../document.js';
+import { getNode, getPair, keyName, keySpan, scalarValueOffset, spanOf, type NikaDocument } from '../../document.js';
 import { BUILTINS, RENAMED_BUILTINS, builtinSpec, type ArgType, type BuiltinSpec } from '../../catalog/builtins.js';
 import type { Task } from '../../ir.js';
 import { parseToolId, toolPatternProblem, type ToolId } from '../../toolid.js';
 import type { Span } from '../../text.js';
 import { addEntries } from './edits.js';
+import { semanticModel } from './model.js';
 import { closest, didYouMean, renameFix, replaceFix } from './suggest.js';
 
 /** One tool id written in the document, resolved for every dialect. */
@@ -35,11 +36,22 @@ export function valueSpan(doc: NikaDocument, s: Scalar): Span {
   return { start, end: v.length ? scalarValueOffset(doc, s, v.length - 1) + 1 : start };
 }
 
+const usesCache = new WeakMap<CheckContext['doc'], { wf: CheckContext['workflow']; uses: ToolUse[] }>();
+
+/** Every tool id of the document (cached per analysis: the id and the MCP checks both read them). */
 export function toolUses(ctx: CheckContext): ToolUse[] {
+  const hit = usesCache.get(ctx.doc);
+  if (hit && hit.wf === ctx.workflow) return hit.uses;
+  const uses = collectToolUses(ctx);
+  usesCache.set(ctx.doc, { wf: ctx.workflow, uses });
+  return uses;
+}
+
+function collectToolUses(ctx: CheckContext): ToolUse[] {
   const out: ToolUse[] = [];
   const dialect = ctx.dialect.dialect;
   for (const task of ctx.workflow.tasks) {
-    const node = nodeAtPath(ctx.doc, task.path);
+    const node = semanticModel(ctx).taskNode(task);
     const invoke = getNode(node, 'invoke');
     if (isMap(invoke)) {
       const tool = getNode(invoke, 'tool');

@@ -5,7 +5,7 @@ import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
 import type { ExprNode } from '../../expr/index.js';
 import { TASK_STATUSES } from '../../catalog/cel.js';
-import { getNode, nodeAtPath, spanOf } from '../../document.js';
+import { getNode, spanOf } from '../../document.js';
 import { semanticModel } from './model.js';
 import { closest, didYouMean, renameFix, replaceFix } from './suggest.js';
 
@@ -34,7 +34,7 @@ export function checkWhen(ctx: CheckContext): NikaDiagnostic[] {
   const out: NikaDiagnostic[] = [];
   const sites = semanticModel(ctx).sites;
   for (const task of ctx.workflow.tasks) {
-    const node = getNode(nodeAtPath(ctx.doc, task.path), 'when');
+    const node = getNode(semanticModel(ctx).taskNode(task), 'when');
     if (!isScalar(node) || typeof node.value !== 'string') continue;
     const span = spanOf(node)!;
     const own = sites.filter((s) => s.syntax === 'expr' && s.scalar === node);
