@@ -12,11 +12,16 @@ export async function jqAll(input: unknown, filter: string): Promise<unknown[]> 
     throw new JqError('jq: env and $ENV are not available to workflows', 'refused');
   }
   let out: string;
+  // The WASM build reports jq's exit status through process.exitCode, which would turn a caught
+  // jq error into a failing exit of the whole engine process.
+  const exitCode = process.exitCode;
   try {
     out = await jqWasm.raw(JSON.stringify(input ?? null), filter, ['-c']);
   } catch (e) {
     const msg = String((e as Error).message ?? e).replace(/^Failed to execute raw query:\s*/, '').trim();
     throw new JqError(msg, /compile error/.test(msg) ? 'compile' : 'runtime');
+  } finally {
+    process.exitCode = exitCode;
   }
   return out.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l));
 }
