@@ -1,0 +1,38 @@
+// Golden fixtures: a clean workflow using every surface correctly, and a file whose lines say
+// (`# want CODE token`) which semantic finding they must produce.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { analyze } from '../../core/analyze.js';
+import { SEMANTIC_CHECKS } from '../../core/checks/semantic/index.js';
+import { EMPTY_CATALOG } from '../../core/catalog/mcp.js';
+
+const dir = new URL('../fixtures/semantic/', import.meta.url);
+
+function semantic(text: string) {
+  const an = analyze(text, { skipChecks: true });
+  const ctx = { doc: an.doc, dialect: an.dialectInfo, workflow: an.workflow, catalog: EMPTY_CATALOG };
+  return { an, diags: SEMANTIC_CHECKS.flatMap((c) => c(ctx)) };
+}
+
+test('fixture clean.nika.yaml: no semantic findings (MCP hints aside)', () => {
+  const text = readFileSync(new URL('clean.nika.yaml', dir), 'utf8');
+  const { diags } = semantic(text);
+  assert.deepEqual(diags.map((d) => `${d.code} ${text.slice(d.span.start, d.span.end)}: ${d.message}`), []);
+});
+
+test('fixture mistakes.nika.yaml: exactly the findings its # want comments name', () => {
+  const text = readFileSync(new URL('mistakes.nika.yaml', dir), 'utf8');
+  const { an, diags } = semantic(text);
+  const want: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    const m = /# want (.+)$/.exec(line);
+    if (!m) return;
+    for (const item of m[1].split(/,\s(?=NIKA-)/)) {
+      const [code, ...token] = item.trim().split(' ');
+      want.push(`${i + 1} ${code} ${token.join(' ')}`);
+    }
+  });
+  const got = diags.map((d) => `${an.doc.lines.positionAt(d.span.start).line + 1} ${d.code} ${text.slice(d.span.start, d.span.end)}`);
+  assert.deepEqual([...got].sort(), [...want].sort());
+});
