@@ -32,6 +32,12 @@ export function loadSecrets(
     has(target, prop) {
       return (typeof prop === 'string' && prop in problems) || Reflect.has(target, prop);
     },
+    // Readers test own-ness before reading; a declared-but-broken secret must look present so
+    // the read reaches `get` and reports why it is unavailable.
+    getOwnPropertyDescriptor(target, prop) {
+      if (typeof prop === 'string' && prop in problems) return { configurable: true, enumerable: true, value: undefined, writable: false };
+      return Reflect.getOwnPropertyDescriptor(target, prop);
+    },
   });
 }
 
