@@ -52,6 +52,11 @@ export interface ExprSite {
   sourceSpan: Span;
   /** The island is the entire value (surrounding whitespace aside), so it yields a raw value. */
   whole: boolean;
+  /**
+   * Offsets inside the island are exact. False only when the island itself spans escapes or a
+   * folded line break; then `span` is the whole scalar and inner offsets are approximate.
+   */
+  exact: boolean;
   ast?: ExprNode;
   /** Parser errors (NIKA-VAR-005) in document offsets (for an unclosed island, of the text so far). */
   errors: ExprError[];
@@ -167,19 +172,36 @@ export function scanExpressions(doc: NikaDocument, workflow: Workflow): ExprSite
       scalar: s.scalar, scalarSpan: s.span, value: s.value,
     };
     const islands = hasExpr ? findIslands(s.value) : [];
+    const raw = doc.text.slice(s.span.start, s.span.end);
+    let cursor = 0;
     for (const island of islands) {
-      const base = offsetIn(doc, s, island.sourceStart);
+      const text = s.value.slice(island.start, island.end);
+      let start = offsetIn(doc, s, island.start);
+      let exact = doc.text.startsWith(text, start);
+      let base = offsetIn(doc, s, island.sourceStart);
+      if (!exact) {
+        // Escapes or folding shift the value against the source (`"say \"hi\" ${{ x }}"`, `>`):
+        // find the island's own text in the source instead; islands rarely contain either.
+        const at = raw.indexOf(text, cursor);
+        if (at >= 0) {
+          start = s.span.start + at;
+          base = start + (island.sourceStart - island.start);
+          exact = true;
+        } else {
+          start = s.span.start;
+          base = s.span.start;
+        }
+      }
+      cursor = start - s.span.start + text.length;
       // Unclosed islands are still parsed: completion runs while the user is typing them.
       const { ast, errors } = island.source.trim() === '' && !island.closed
         ? { ast: undefined, errors: [] as ExprError[] }
         : parseExpression(island.source, base);
-      const start = offsetIn(doc, s, island.start);
-      const end = island.end > island.start ? offsetIn(doc, s, island.end - 1) + 1 : start;
-      const srcEnd = island.source.length ? offsetIn(doc, s, island.sourceStart + island.source.length - 1) + 1 : base;
       sites.push({
-        ...common, syntax: 'expr', island, ast, errors,
+        ...common, syntax: 'expr', island, ast, errors, exact,
         references: ast ? collectReferences(ast) : [],
-        span: { start, end }, sourceSpan: { start: base, end: srcEnd },
+        span: exact ? { start, end: start + text.length } : s.span,
+        sourceSpan: exact ? { start: base, end: base + island.source.length } : s.span,
         whole: island.closed && s.value.slice(0, island.start).trim() === '' && s.value.slice(island.end).trim() === '',
       });
     }
@@ -191,7 +213,7 @@ export function scanExpressions(doc: NikaDocument, workflow: Workflow): ExprSite
 // `{{use.alias.path}}` (and `{{ use.alias }}`); a `$` right before marks a current island instead.
 const LEGACY_TEMPLATE = /(\$?)\{\{(\s*)(use)((?:\.[\w-]+)+)\s*\}\}/g;
 
-function legacySites(doc: NikaDocument, s: StringScalar, common: Omit<ExprSite, 'syntax' | 'island' | 'ast' | 'errors' | 'references' | 'span' | 'sourceSpan' | 'whole'>, islands: Island[]): ExprSite[] {
+function legacySites(doc: NikaDocument, s: StringScalar, common: Omit<ExprSite, 'syntax' | 'island' | 'ast' | 'errors' | 'references' | 'span' | 'sourceSpan' | 'whole' | 'exact'>, islands: Island[]): ExprSite[] {
   const out: ExprSite[] = [];
   for (const m of s.value.matchAll(LEGACY_TEMPLATE)) {
     if (m[1]) continue;
@@ -211,7 +233,7 @@ function legacySites(doc: NikaDocument, s: StringScalar, common: Omit<ExprSite, 
     }
     const last = segments[segments.length - 1];
     out.push({
-      ...common, syntax: 'legacy', island, errors: [],
+      ...common, syntax: 'legacy', island, errors: [], exact: doc.text.startsWith(m[0], offsetIn(doc, s, at)),
       references: [{ root: 'use', rootSpan, segments, span: { start: rootSpan.start, end: last ? last.span.end : rootSpan.end } }],
       span: { start: offsetIn(doc, s, at), end: offsetIn(doc, s, at + m[0].length - 1) + 1 },
       sourceSpan: { start: offsetIn(doc, s, sourceStart), end: offsetIn(doc, s, sourceStart + source.length - 1) + 1 },

@@ -3,11 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyze } from '../../core/analyze.js';
 import { SEMANTIC_CHECKS } from '../../core/checks/semantic/index.js';
 import { EMPTY_CATALOG } from '../../core/catalog/mcp.js';
 
-const dir = new URL('../fixtures/semantic/', import.meta.url);
+const dir = join(__dirname, '..', 'fixtures', 'semantic');
 
 function semantic(text: string) {
   const an = analyze(text, { skipChecks: true });
@@ -16,13 +17,13 @@ function semantic(text: string) {
 }
 
 test('fixture clean.nika.yaml: no semantic findings (MCP hints aside)', () => {
-  const text = readFileSync(new URL('clean.nika.yaml', dir), 'utf8');
+  const text = readFileSync(join(dir, 'clean.nika.yaml'), 'utf8');
   const { diags } = semantic(text);
   assert.deepEqual(diags.map((d) => `${d.code} ${text.slice(d.span.start, d.span.end)}: ${d.message}`), []);
 });
 
 test('fixture mistakes.nika.yaml: exactly the findings its # want comments name', () => {
-  const text = readFileSync(new URL('mistakes.nika.yaml', dir), 'utf8');
+  const text = readFileSync(join(dir, 'mistakes.nika.yaml'), 'utf8');
   const { an, diags } = semantic(text);
   const want: string[] = [];
   text.split('\n').forEach((line, i) => {

@@ -182,3 +182,24 @@ test('syntax errors point at the operator; unclosed ${{ at its opener', () => {
   one(c, 'NIKA-VAR-005', '+');
   one(doc(...HEAD, '  a:', '    infer: { prompt: "x ${{ inputs.topic" }'), 'NIKA-VAR-008', '${{');
 });
+
+test('ranges stay exact in double-quoted scalars with escapes and in folded > scalars', () => {
+  const text = doc(...HEAD,
+    '  a:',
+    '    infer: { prompt: "say \\"hi\\" ${{ inputs.topik }}" }',
+    '  b:',
+    '    infer:',
+    '      prompt: >',
+    '        folded line one',
+    '        and ${{ const.limt }} here');
+  const found = withCode(text, 'NIKA-VAR-001');
+  assert.deepEqual(found.map((d) => text.slice(d.span.start, d.span.end)), ['topik', 'limt']);
+  assert.ok(fixed(text, found[0]).includes('say \\"hi\\" ${{ inputs.topic }}'));
+  assert.ok(fixed(text, found[1]).includes('and ${{ const.limit }} here'));
+});
+
+test('an island that itself contains escapes is reported on its scalar, without a text fix', () => {
+  const text = doc(...HEAD, '  a:', '    infer: { prompt: "${{ inputs.topik == \\"x\\" }}" }');
+  const d = one(text, 'NIKA-VAR-001', '"${{ inputs.topik == \\"x\\" }}"');
+  assert.equal(d.data?.fixes, undefined);
+});

@@ -6,10 +6,32 @@ import { checkCycles, checkEdges, checkRecoverAndUnwind } from './graph.js';
 import { checkLegacyTemplates } from './legacy.js';
 import { checkMcpTools } from './mcp.js';
 import { checkModels } from './models.js';
+import { semanticModel } from './model.js';
 import { checkReferences } from './references.js';
 import { checkToolIds } from './tools.js';
 import { checkUnused } from './unused.js';
 import { checkStatusLiterals, checkWhen } from './when.js';
+
+/**
+ * Findings inside an island whose inner offsets are approximate (escapes or folding inside the
+ * island) are widened to the whole scalar and lose their text-edit fixes, which could otherwise
+ * rewrite the wrong characters.
+ */
+function guardInexact(check: Check): Check {
+  const guarded: Check = (ctx) => {
+    const found = check(ctx);
+    const loose = semanticModel(ctx).sites.filter((s) => !s.exact);
+    if (loose.length === 0) return found;
+    return found.map((d) => {
+      const site = loose.find((s) => d.span.start >= s.scalarSpan.start && d.span.start <= s.scalarSpan.end);
+      if (!site) return d;
+      const { fixes: _drop, ...rest } = d.data ?? {};
+      return { ...d, span: site.scalarSpan, data: d.data ? rest : undefined };
+    });
+  };
+  Object.defineProperty(guarded, 'name', { value: check.name });
+  return guarded;
+}
 
 export const SEMANTIC_CHECKS: Check[] = [
   checkExpressionSyntax,
@@ -24,4 +46,4 @@ export const SEMANTIC_CHECKS: Check[] = [
   checkMcpTools,
   checkModels,
   checkUnused,
-];
+].map(guardInexact);
