@@ -110,3 +110,16 @@ test('official NDJSON (current and legacy shapes) maps onto our events; junk lin
   assert.deepEqual(parseOfficialLine('not json', 'x'), []);
   assert.deepEqual(parseOfficialLine('{"kind":"cost_incurred","fields":[]}', 'x'), []);
 });
+
+import { engineEnv, keyedProviders, redact } from '../../client/model/providerEnv.js';
+
+test('keys and base URLs reach the engine under both variable spellings; unknown providers are ignored', () => {
+  const env = engineEnv({ anthropic: 'sk-ant-1', groq: 'gsk', nope: 'x' }, { ollama: 'http://gpu:11434/v1', openai: '' });
+  assert.deepEqual(env, {
+    NIKA_ANTHROPIC_API_KEY: 'sk-ant-1', ANTHROPIC_API_KEY: 'sk-ant-1',
+    NIKA_GROQ_API_KEY: 'gsk', GROQ_API_KEY: 'gsk',
+    NIKA_OLLAMA_BASE_URL: 'http://gpu:11434/v1', OLLAMA_BASE_URL: 'http://gpu:11434/v1',
+  });
+  assert.equal(keyedProviders().length, 16);
+  assert.equal(redact('key=sk-ant-1 ok', ['sk-ant-1']), 'key=*** ok');
+});
