@@ -194,12 +194,11 @@ export function scanExpressions(doc: NikaDocument, workflow: Workflow): ExprSite
       }
       cursor = start - s.span.start + text.length;
       // Unclosed islands are still parsed: completion runs while the user is typing them.
-      const { ast, errors } = island.source.trim() === '' && !island.closed
-        ? { ast: undefined, errors: [] as ExprError[] }
-        : parseExpression(island.source, base);
+      const { ast, errors, references } = island.source.trim() === '' && !island.closed
+        ? { ast: undefined, errors: [] as ExprError[], references: [] }
+        : analyseIsland(island.source, base);
       sites.push({
-        ...common, syntax: 'expr', island, ast, errors, exact,
-        references: ast ? collectReferences(ast) : [],
+        ...common, syntax: 'expr', island, ast, errors, exact, references,
         span: exact ? { start, end: start + text.length } : s.span,
         sourceSpan: exact ? { start: base, end: base + island.source.length } : s.span,
         whole: island.closed && s.value.slice(0, island.start).trim() === '' && s.value.slice(island.end).trim() === '',
@@ -208,6 +207,19 @@ export function scanExpressions(doc: NikaDocument, workflow: Workflow): ExprSite
     if (hasLegacy) sites.push(...legacySites(doc, s, common, islands));
   });
   return sites;
+}
+
+/**
+ * Parse + references, fenced: a parser fault on some hostile input must cost one finding on that
+ * island, not every check of the document.
+ */
+function analyseIsland(source: string, base: number): { ast?: ExprNode; errors: ExprError[]; references: Reference[] } {
+  try {
+    const { ast, errors } = parseExpression(source, base);
+    return { ast, errors, references: ast ? collectReferences(ast) : [] };
+  } catch {
+    return { errors: [{ code: 'NIKA-VAR-005', message: 'this expression could not be read', span: { start: base, end: base + source.length } }], references: [] };
+  }
 }
 
 // `{{use.alias.path}}` (and `{{ use.alias }}`); a `$` right before marks a current island instead.

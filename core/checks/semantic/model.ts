@@ -36,8 +36,12 @@ export function referencesIn(value: unknown, out: Reference[] = [], budget = { n
   if (--budget.n < 0) return out;
   if (typeof value === 'string') {
     for (const island of findIslands(value)) {
-      const { ast } = parseExpression(island.source);
-      if (ast) out.push(...collectReferences(ast));
+      try {
+        const { ast } = parseExpression(island.source);
+        if (ast) out.push(...collectReferences(ast));
+      } catch {
+        // Reported on the island itself by the syntax check; the graph just lacks the edge.
+      }
     }
   } else if (Array.isArray(value)) {
     for (const v of value) referencesIn(v, out, budget);
