@@ -24,8 +24,9 @@ export function renderInline(run: RunView, t: TaskRun, opts: InlineOptions = {})
   const hidden = Math.max(0, entries.length - maxEntries);
   if (hidden > 0) out.push(`*… ${hidden} earlier entr${hidden === 1 ? 'y' : 'ies'} (open the full transcript)*`);
   for (const e of entries.slice(hidden)) out.push(entryMarkdown(e, maxBlock, maxText));
-  if (t.streamed) out.push(tailText(t.streamed, maxText) + (t.status === 'running' ? ' ▍' : ''));
   const answer = finalAnswer(t, maxText);
+  // An infer task's streamed text is its answer: once done, show it once, as the answer.
+  if (t.streamed && !(answer && sameText(t.streamed, t.output))) out.push(tailText(t.streamed, maxText) + (t.status === 'running' ? ' ▍' : ''));
   if (answer) out.push(answer);
   if (t.status === 'failure' && t.error) out.push(`**✗ ${t.error.code}**: ${t.error.message}`);
   return out.join('\n\n');
@@ -48,9 +49,10 @@ export function renderTaskDocument(run: RunView, t: TaskRun): string {
   if (t.error) out.push(`## Error\n\n**${t.error.code}**: ${t.error.message}`);
   if (t.reason) out.push(`## Reason\n\n${t.reason}`);
   if (t.hasOutput) out.push(`## Output\n\n${outputBlock(t.output)}`);
-  if (t.transcript.length || t.streamed) {
+  const streamed = t.streamed && !(t.hasOutput && sameText(t.streamed, t.output)) ? t.streamed : '';
+  if (t.transcript.length || streamed) {
     const body = t.transcript.map((e) => entryMarkdown(e, 20_000, 100_000));
-    if (t.streamed) body.push(t.streamed + (t.status === 'running' ? ' ▍' : ''));
+    if (streamed) body.push(streamed + (t.status === 'running' ? ' ▍' : ''));
     out.push(`## Transcript\n\n${body.join('\n\n')}`);
   }
   return out.join('\n\n') + '\n';
@@ -123,6 +125,10 @@ function finalAnswer(t: TaskRun, max: number): string | undefined {
 function outputBlock(value: unknown): string {
   if (typeof value === 'string') return fence(value);
   return fence(safeJson(value), 'json');
+}
+
+function sameText(a: string, b: unknown): boolean {
+  return typeof b === 'string' && a.trim() === b.trim();
 }
 
 function tailText(s: string, max: number): string {

@@ -121,3 +121,15 @@ test('status bar: running work offers cancel, a dead server offers restart, rest
   assert.match(restricted.tooltip, /Restricted mode/);
   assert.equal(restricted.text, '$(shield) Nika');
 });
+
+test('an infer task streams its text live, then shows it once as the answer', () => {
+  const run = createRun({ key: 'i', workflow: 'w', mode: 'workflow', startedAt: 0 });
+  applyEvent(run, ev('task_started', { task_id: 's', verb: 'infer', attempt: 1, model: 'mock/echo' }));
+  applyEvent(run, ev('infer_chunk', { task_id: 's', text: 'Hello ' }));
+  applyEvent(run, ev('infer_chunk', { task_id: 's', text: 'there' }));
+  assert.match(renderInline(run, run.tasks.get('s')!), /\n\nHello there ▍$/);
+  applyEvent(run, ev('task_completed', { task_id: 's', output: 'Hello there', duration_ms: 10, attempts: 1 }));
+  const md = renderInline(run, run.tasks.get('s')!);
+  assert.equal(md.split('Hello there').length - 1, 1);
+  assert.match(md, /✅ \*\*Answer\*\*\n\nHello there$/);
+});
