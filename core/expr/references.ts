@@ -57,7 +57,8 @@ function referenceChain(node: ExprNode, out: Reference[]): Reference | undefined
     base = base.object;
   }
   if (base.kind !== 'ident' || base.name === '') {
-    visit(base, out);
+    // An empty identifier is the parser's placeholder for a missing operand: nothing to collect.
+    if (base.kind !== 'ident') visit(base, out);
     for (const s of steps) if (s.kind === 'index') visit(s.index, out);
     return undefined;
   }

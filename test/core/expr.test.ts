@@ -227,6 +227,12 @@ describe('collectReferences', () => {
     assert.deepEqual(refs('[inputs.a, const.b][0]'), ['inputs/a', 'const/b']);
   });
 
+  it('survives half-typed expressions whose missing operands are placeholders', () => {
+    const loose = (src: string) => collectReferences(parseExpression(src).ast!).map((r) => [r.root, ...r.segments.map((s) => s.name)].join('/'));
+    assert.deepEqual(loose('inputs.a == '), ['inputs/a']);
+    assert.deepEqual(loose('tasks.'), ['tasks']);
+  });
+
   it('gives spans of the root, each segment and the whole chain', () => {
     const src = "  tasks.fetch['k'].y";
     const [r] = collectReferences(parseExpression(src, 50).ast!);
