@@ -84,7 +84,7 @@ export function taskRow(run: RunView, t: TaskRun, now: number): RowModel {
     if (t.status === 'failure' && t.error) desc.push(t.error.code);
     if (t.status === 'skipped') desc.push(t.reason ? `skipped: ${oneLine(t.reason, 40)}` : 'skipped');
     if (t.status === 'cancelled') desc.push('cancelled');
-    if (t.status === 'success' && t.hasOutput) desc.push(previewValue(t.output, 50));
+    if (t.status === 'success' && t.hasOutput && t.output !== null && t.output !== '') desc.push(previewValue(t.output, 50));
   }
   if (t.iterations) desc.push(`${t.iterations.done}/${t.iterations.started} items`);
   const tip = [

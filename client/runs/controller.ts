@@ -134,7 +134,7 @@ export class RunController {
     const handle = engine.startRun(workflow, {
       cwd: o.cwd, file: o.file, inputs: o.inputs, modelOverride: o.modelOverride, env: o.env,
       only: o.req.task ? { task: o.req.task, withUpstream: o.req.mode === 'upstream' } : undefined,
-      reuse: o.req.task && o.req.mode === 'task' ? this.deps.store.reuseRecords(run.file!) as never : undefined,
+      reuse: o.req.task && o.req.mode === 'task' ? this.deps.store.reuseRecords(run.file!) : undefined,
       maxParallel: o.settings.maxParallel > 0 ? o.settings.maxParallel : undefined,
       mcpPool: pool.pool,
       prompt: (r) => answerPrompt(r),

@@ -1,6 +1,7 @@
 // Every run of this window, newest first, and who is listening. Views subscribe to `onDidChange`
 // and throttle on their side; the store only says which run (and task) moved.
 import * as vscode from 'vscode';
+import type { TaskSummary } from '../../engine/events.js';
 import type { RunView, TaskRun } from '../model/runState.js';
 import { TERMINAL } from '../model/runState.js';
 
@@ -70,13 +71,13 @@ export class RunStore implements vscode.Disposable {
   }
 
   /** Settled task records of the newest runs of a file, for `only` runs that reuse upstream results. */
-  reuseRecords(file: string): Record<string, { status: 'success' | 'failure' | 'skipped' | 'cancelled'; output: unknown; error: TaskRun['error'] | null; attempts: number; duration_ms: number }> {
-    const out: ReturnType<RunStore['reuseRecords']> = {};
+  reuseRecords(file: string): Record<string, TaskSummary> {
+    const out: Record<string, TaskSummary> = {};
     for (const run of [...this.list].reverse()) {
       if (run.file !== file || run.mode === 'mock') continue;
       for (const t of run.tasks.values()) {
         if (!TERMINAL.has(t.status)) continue;
-        out[t.id] = { status: t.status as 'success', output: t.hasOutput ? t.output : null, error: t.error ?? null, attempts: t.attempt, duration_ms: t.durationMs ?? 0 };
+        out[t.id] = { status: t.status as TaskSummary['status'], output: t.hasOutput ? t.output : null, error: t.error ?? null, attempts: t.attempt, duration_ms: t.durationMs ?? 0 };
       }
     }
     return out;
