@@ -228,12 +228,24 @@ function valueAt(value: unknown, path: ValuePath): unknown {
   return node;
 }
 
+function ownedBySemanticChecks(p: ValuePath, t: ValuePath | undefined): boolean {
+  if (p.length === 1 && p[0] === 'model') return true;
+  if (!t) return false;
+  if (t.length === 2 && (t[0] === 'infer' || t[0] === 'agent') && t[1] === 'model') return true;
+  if (t.length === 2 && t[0] === 'invoke' && t[1] === 'tool') return true;
+  return t.length === 3 && t[0] === 'agent' && t[1] === 'tools';
+}
+
 function badValue(doc: NikaDocument, dialect: Dialect, f: Extract<Finding, { kind: 'bad-value' }>, value: unknown): NikaDiagnostic[] {
   const p = f.path;
   const t = inTask(p);
   const span = valueSpan(doc, p);
   const v = valueAt(value, p);
   const name = fieldName(p);
+
+  // Tool ids and models have richer semantic checks (fixes, catalog lookups); a second,
+  // schema-worded finding on the same token would only be noise.
+  if (f.keyword === 'pattern' && typeof v === 'string' && ownedBySemanticChecks(p, t)) return [];
 
   // Envelope.
   if (p.length === 1 && p[0] === 'nika') {
