@@ -75,8 +75,10 @@ export class RunStore implements vscode.Disposable {
     const out: Record<string, TaskSummary> = {};
     for (const run of [...this.list].reverse()) {
       if (run.file !== file || run.mode === 'mock') continue;
+      const dismissed = this.extras.get(run.key)?.dismissed;
       for (const t of run.tasks.values()) {
-        if (!TERMINAL.has(t.status)) continue;
+        // A result whose task was edited since describes other code: let the engine run it again.
+        if (!TERMINAL.has(t.status) || dismissed?.has(t.id)) continue;
         out[t.id] = { status: t.status as TaskSummary['status'], output: t.hasOutput ? t.output : null, error: t.error ?? null, attempts: t.attempt, duration_ms: t.durationMs ?? 0 };
       }
     }
