@@ -11,8 +11,11 @@ export interface FileReport {
   diagnostics: Array<{ code: string; severity: string; message: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }>;
 }
 
-/** Errors and warnings are findings; information and hints are shown but never fail a check. */
-export const isFinding = (d: { severity: string }) => d.severity === 'error' || d.severity === 'warning';
+/**
+ * Errors are findings (the same ones that make `run` refuse a file); warnings count only with
+ * --strict, so a legacy file whose only findings are deprecations checks clean, as it runs.
+ */
+export const isFinding = (d: { severity: string }, strict = false) => d.severity === 'error' || (strict && d.severity === 'warning');
 
 export function checkFile(path: string): FileReport {
   let text: string;
@@ -30,9 +33,10 @@ export function checkFile(path: string): FileReport {
   })) };
 }
 
-export function runCheck(files: string[], json: boolean): number {
+export function runCheck(files: string[], json: boolean, strict = false): number {
   const reports = files.map(checkFile);
-  const findings = reports.some((r) => r.diagnostics.some(isFinding));
+  const finding = (d: { severity: string }) => isFinding(d, strict);
+  const findings = reports.some((r) => r.diagnostics.some(finding));
   if (json) {
     process.stdout.write(JSON.stringify({ files: reports }) + '\n');
     return findings ? 2 : 0;
@@ -43,7 +47,7 @@ export function runCheck(files: string[], json: boolean): number {
     for (const d of r.diagnostics) {
       process.stdout.write(`${r.path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${sev(d.severity)} ${s.bold(d.code)} ${d.message}\n`);
     }
-    const n = r.diagnostics.filter(isFinding).length;
+    const n = r.diagnostics.filter(finding).length;
     process.stdout.write(n ? `${s.red('✗')} ${r.path}: ${n} finding${n === 1 ? '' : 's'}\n` : `${s.green('✓')} ${r.path}${r.dialect ? s.dim(` (${r.dialect})`) : ''}\n`);
   }
   return findings ? 2 : 0;

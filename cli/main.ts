@@ -7,7 +7,7 @@ import { mcpList } from './mcp.js';
 import { runCommand } from './run.js';
 
 const USAGE = `usage:
-  nika-run check FILE… [--json]
+  nika-run check FILE… [--json] [--strict]   (--strict: warnings are findings too)
   nika-run run FILE [--var k=v]… [--model provider/name] [--task ID] [--json] [--mcp-config FILE] [--max-parallel N]
   nika-run mcp list [--json] [--mcp-config FILE]
   nika-run init [DIR] [--template basic|agent|pipeline]
@@ -24,9 +24,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (cmd) {
       case 'check': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false }, strict: { type: 'boolean', default: false } } });
         if (positionals.length === 0) return usage('check needs at least one FILE');
-        return runCheck(positionals, values.json!);
+        return runCheck(positionals, values.json!, values.strict!);
       }
       case 'run': {
         const { values, positionals } = parseArgs({

@@ -45,6 +45,13 @@ test('check: 0 when clean, 2 with findings, and the JSON shape of the contract',
   assert.equal(parsed.files[1].dialect, 'v1');
 });
 
+test('check: deprecation warnings of an older dialect fail only under --strict', () => {
+  const r = nika(['check', 'examples/legacy.nika.yaml']);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /warning/);
+  assert.equal(nika(['check', '--strict', 'examples/legacy.nika.yaml']).code, 2);
+});
+
 test('run: human output with task lines and outputs; --var reaches inputs', () => {
   const r = nika(['run', 'examples/hello.nika.yaml', '--model', 'mock/echo', '--var', 'name=Ada']);
   assert.equal(r.code, 0, r.err);
