@@ -58,6 +58,9 @@ export function cursorContext(text: string, offset: number, lines: { positionAt(
   // Comments are not completed.
   if (/(^|\s)#/.test(stripQuoted(prefix))) return undefined;
 
+  // Right after `key:` (the `:` trigger) there is nothing to offer until a space is typed.
+  if (/^\s*(?:-\s+)*[A-Za-z0-9_-]+:$/.test(prefix) || /[{,]\s*[A-Za-z0-9_-]+:$/.test(prefix)) return undefined;
+
   // Inside `${{` … (not yet closed before the cursor)?
   const open = prefix.lastIndexOf('${{');
   const inExpr = open >= 0 && prefix.indexOf('}}', open + 3) < 0;

@@ -22,9 +22,12 @@ interface Tok { start: number; length: number; type: TokenType; mods: number }
 
 const MOD = { declaration: 1, readonly: 2, defaultLibrary: 4 };
 
+/** Past this many islands the rest of a (pathological) document stays grammar-colored. */
+export const MAX_TOKEN_SITES = 10_000;
+
 export function semanticTokens(model: DocModel): SemanticTokens {
   const toks: Tok[] = [];
-  for (const site of model.sites) collect(model, site, toks);
+  for (const site of model.sites.slice(0, MAX_TOKEN_SITES)) collect(model, site, toks);
   return { data: encode(model, toks) };
 }
 

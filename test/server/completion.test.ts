@@ -203,6 +203,22 @@ test('v1-draft: vars/env roots inside expressions; task keys of the list form', 
   assert.deepEqual(labels(r.items), ['a']);
 });
 
+test('nothing right after `key:` (before the space), values once the space is typed', () => {
+  let r = complete(['nika: demo', 'tasks:', '  a:', '    exec:', '      command: [ls]', '      capture:|']);
+  assert.deepEqual(r.items, []);
+  r = complete(['nika: demo', 'tasks:', '  a:', '    exec: { command: [ls], capture:| }']);
+  assert.deepEqual(r.items, []);
+  r = complete(['nika: demo', 'tasks:', '  a:', '    invoke:', '      tool: nika:|']);
+  assert.ok(labels(r.items).includes('nika:fetch'), 'a colon inside a value token still completes');
+});
+
+test('CRLF documents: ranges stay on the right line and column', () => {
+  const c = cursor(['nika: demo', 'tasks:', '  a:', '    exec:', '      command: [ls]', '      capture: st|'].join('\r\n'));
+  const items = completion(buildModel(c.text), c.position).items;
+  const e = items[0].textEdit as TextEdit;
+  assert.deepEqual(e.range, { start: { line: 5, character: 15 }, end: { line: 5, character: 17 } });
+});
+
 test('completion answers (possibly empty) on any position of odd text', () => {
   const texts = ['|', ' |', ':::\n|', '- - - |', '{[|', 'nika: x\ntasks:\n  a:\n    infer: {prompt: "${{ |', '"\\u|', '# comment |'];
   for (const t of texts) {

@@ -137,3 +137,21 @@ test('legacy: use: paths and flows: source/target are homes', () => {
   assert.ok(r.ok);
   assert.equal(applyEdits(c.text, r.edit.changes![URI]), c.text.replaceAll('get_entity', 'entity_src'));
 });
+
+test('CRLF: rename and references land exactly on the ids', () => {
+  const c = cursor(V1.map((l, i) => (i === 4 ? l.replace('fetch_data', 'f|etch_data') : l)).join('\r\n'));
+  const m = buildModel(c.text);
+  const refs = references(m, URI, c.position, true);
+  assert.equal(refs.length, 5);
+  for (const r of refs) assert.equal(textAt(c.text, r.range), 'fetch_data');
+  const r = rename(m, URI, c.position, 'load');
+  assert.ok(r.ok);
+  assert.equal(applyEdits(c.text, r.edit.changes![URI]), c.text.replaceAll('fetch_data', 'load'));
+});
+
+test('document highlights mark the declaration as a write', () => {
+  const c = at(V1, 13, 'fetch_data', 2);
+  const hs = documentHighlights(buildModel(c.text), c.position);
+  assert.equal(hs.filter((h) => h.kind === 3).length, 1);
+  assert.equal(hs.find((h) => h.kind === 3)!.range.start.line, 4);
+});
