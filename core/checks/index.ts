@@ -2,13 +2,15 @@
 // (CheckContext) → diagnostics; the list is the single place that decides what runs.
 import type { NikaDiagnostic } from '../diagnostic.js';
 import type { CheckContext } from './context.js';
+import { AUDIT_CHECKS } from './audit/index.js';
+import { DEEP_CHECKS } from './deep/index.js';
 import { SEMANTIC_CHECKS } from './semantic/index.js';
 import { STRUCTURE_CHECKS } from './structure/index.js';
 
 export type Check = (ctx: CheckContext) => NikaDiagnostic[];
 
 export function allChecks(): Check[] {
-  return [...STRUCTURE_CHECKS, ...SEMANTIC_CHECKS];
+  return [...STRUCTURE_CHECKS, ...SEMANTIC_CHECKS, ...AUDIT_CHECKS, ...DEEP_CHECKS];
 }
 
 export function runChecks(ctx: CheckContext): NikaDiagnostic[] {
