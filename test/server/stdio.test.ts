@@ -3,12 +3,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { CompletionList, Hover, PublishDiagnosticsParams, WorkspaceEdit, CodeAction, InitializeResult } from 'vscode-languageserver';
 import { applyEdits } from './cursor.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = join(__dirname, '..', '..');
 const URI = 'file:///tmp/stdio-demo.nika.yaml';
 const TEXT = [
   'nika: stdio-demo',
