@@ -117,31 +117,79 @@ export function isStringScalar(node: unknown): node is Scalar<string> {
  */
 export function scalarValueOffset(doc: NikaDocument, node: Scalar, i: number): number {
   const span = spanOf(node)!;
-  const src = doc.text.slice(span.start, span.end);
-  const value = String(node.value);
   if (node.type === 'PLAIN') return span.start + i;
-  if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && src.length === value.length + 2) {
-    return span.start + 1 + i;
+  const layout = scalarLayout(doc, node, span);
+  if (layout.quotedVerbatim) return span.start + 1 + i;
+  // Which line of the value holds character i (binary search over cached line starts).
+  const starts = layout.valueLineStarts;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= i) lo = mid; else hi = mid - 1;
   }
-  const before = value.slice(0, i);
-  const lineNo = before.split('\n').length - 1;
-  const col = i - (before.lastIndexOf('\n') + 1);
+  const col = i - starts[lo];
+  if (layout.contentLineOffsets) {
+    const off = layout.contentLineOffsets[lo];
+    return off === undefined ? span.end : off + col;
+  }
+  let at = layout.foundLine.get(lo);
+  if (at === undefined) {
+    const value = String(node.value);
+    const lineText = value.slice(starts[lo], lo + 1 < starts.length ? starts[lo + 1] - 1 : value.length);
+    const src = doc.text.slice(span.start, span.end);
+    at = lineText ? src.indexOf(lineText) : -1;
+    layout.foundLine.set(lo, at);
+  }
+  return at >= 0 ? span.start + at + col : span.start;
+}
+
+interface ScalarLayout {
+  quotedVerbatim: boolean;
+  /** Index in the value where each of its lines starts. */
+  valueLineStarts: number[];
+  /** Literal block scalars: document offset of each value line's first character. */
+  contentLineOffsets?: number[];
+  /** Other styles: where each value line was found in the source (-1: not found). */
+  foundLine: Map<number, number>;
+}
+
+// Scans ask for many offsets inside one scalar (every island of a long prompt); computing its
+// line layout once per node keeps each lookup logarithmic instead of linear in the scalar.
+const layouts = new WeakMap<Scalar, ScalarLayout>();
+
+function scalarLayout(doc: NikaDocument, node: Scalar, span: Span): ScalarLayout {
+  const cached = layouts.get(node);
+  if (cached) return cached;
+  const value = String(node.value);
+  const srcLen = span.end - span.start;
+  const layout: ScalarLayout = {
+    quotedVerbatim: (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && srcLen === value.length + 2,
+    valueLineStarts: [0],
+    foundLine: new Map(),
+  };
+  for (let k = value.indexOf('\n'); k >= 0; k = value.indexOf('\n', k + 1)) layout.valueLineStarts.push(k + 1);
   if (node.type === 'BLOCK_LITERAL') {
+    const src = doc.text.slice(span.start, span.end);
     const lines = src.split(/\r\n|\r|\n/);
-    const content = lines.slice(1);
-    const indent = Math.min(...content.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length), Infinity);
+    let indent = Infinity;
+    for (let k = 1; k < lines.length; k++) {
+      const l = lines[k];
+      if (l.trim() !== '') indent = Math.min(indent, l.length - l.trimStart().length);
+    }
+    const ind = Number.isFinite(indent) ? indent : 0;
+    const offsets: number[] = [];
     let off = span.start + lines[0].length;
     off += doc.text.startsWith('\r\n', off) ? 2 : 1;
-    for (let k = 0; k < content.length; k++) {
-      if (k === lineNo) return off + Math.min(Number.isFinite(indent) ? indent : 0, content[k].length) + col;
-      off += content[k].length;
+    for (let k = 1; k < lines.length; k++) {
+      offsets.push(off + Math.min(ind, lines[k].length));
+      off += lines[k].length;
       off += doc.text.startsWith('\r\n', off) ? 2 : 1;
     }
-    return span.end;
+    layout.contentLineOffsets = offsets;
   }
-  const lineText = value.split('\n')[lineNo] ?? '';
-  const at = lineText ? src.indexOf(lineText) : -1;
-  return at >= 0 ? span.start + at + col : span.start;
+  layouts.set(node, layout);
+  return layout;
 }
 
 /**
