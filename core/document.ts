@@ -204,7 +204,9 @@ export function plain(node: unknown, budget = { n: 10_000 }): unknown {
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
     for (const p of node.items) {
-      const k = isScalar(p.key) ? String(p.key.value) : p.key == null ? '' : JSON.stringify(plain(p.key, budget));
+      // Complex keys become JSON text; capped, because nested complex keys re-escape each level
+      // and the text would double per level (`[{[{[{…` as a key crashed with an invalid string length).
+      const k = isScalar(p.key) ? String(p.key.value) : p.key == null ? '' : (JSON.stringify(plain(p.key, budget)) ?? '').slice(0, 1024);
       if (!(k in out)) out[k] = plain(p.value, budget);
     }
     return out;
