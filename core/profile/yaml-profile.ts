@@ -1,0 +1,216 @@
+// The Nika YAML profile (reference §11.1, the "R11" law set): YAML 1.2 core schema only, with
+// the features that make a file mean something other than what it shows refused one by one.
+// Judged on the composed AST the document already has (nodes keep their source ranges), in
+// document order, in one linear walk: no second parse. The size refusal (NIKA-YAML-010) happens
+// before parsing in core/document.ts and stops everything else, so it never reaches here.
+//
+// NIKA-YAML-004 (duplicate key) is deliberately not emitted: the structure checks already report
+// every duplicate as NIKA-PARSE-017, which is what the pillar fixtures expect (reference §11.5,
+// "duplicate keys" row); the same key twice under two codes would be noise.
+import { isAlias, isCollection, isMap, isPair, isScalar, isSeq } from 'yaml';
+import type { Node, Pair, Scalar } from 'yaml';
+import { spanOf, type NikaDocument } from '../document.js';
+import type { Span } from '../text.js';
+
+export const MAX_SCALAR_BYTES = 65_536;
+export const MAX_DEPTH = 64;
+
+export interface ProfileFinding {
+  code: string;
+  message: string;
+  span: Span;
+  /** A one-edit repair, when the repair cannot change what the file means. */
+  fix?: { title: string; span: Span; newText: string };
+  /** Internal: the anchor name of a 001 finding, until aliases are known. */
+  anchor?: string;
+}
+
+/** Core-schema tags (`!!str 12` is how a number-looking string is forced): not custom. */
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+/** Findings of one kind beyond this many are dropped (a generated file can hold thousands). */
+const PER_CODE_CAP = 50;
+
+export function judgeYamlProfile(doc: NikaDocument): ProfileFinding[] {
+  const out: ProfileFinding[] = [];
+  if (!doc.yaml || doc.tooLarge) return out;
+  const text = doc.text;
+  const counts = new Map<string, number>();
+  const add = (f: ProfileFinding): void => {
+    const n = counts.get(f.code) ?? 0;
+    if (n >= PER_CODE_CAP) return;
+    counts.set(f.code, n + 1);
+    out.push(f);
+  };
+
+  if (text.charCodeAt(0) === 0xfeff) {
+    add({ code: 'NIKA-YAML-011', message: 'The file starts with a byte-order mark; Nika files are plain UTF-8 without one.', span: { start: 0, end: 1 }, fix: { title: 'Remove the byte-order mark', span: { start: 0, end: 1 }, newText: '' } });
+  }
+  for (const f of nonNfc(text)) add(f);
+
+  // Iterative pre-order walk (document order) so a hostile nesting depth cannot overflow the stack.
+  type Item = { node: unknown; depth: number; asKey: boolean };
+  const stack: Item[] = [{ node: doc.yaml.contents, depth: 0, asKey: false }];
+  let depthReported = false;
+  const aliased = new Set<string>();
+  while (stack.length) {
+    const { node, depth, asKey } = stack.pop()!;
+    if (node == null) continue;
+    if (isAlias(node)) {
+      const span = spanOf(node) ?? { start: 0, end: 0 };
+      aliased.add(node.source);
+      add({ code: 'NIKA-YAML-002', message: `Alias *${node.source} is not allowed: Nika files say every value where it is used (repeat it, or put it in const: and read \${{ const.… }}).`, span });
+      continue;
+    }
+    const n = node as Node;
+    props(text, n, add);
+    if (isScalar(n)) {
+      scalarRules(text, n, asKey, add);
+      continue;
+    }
+    if (!isCollection(n)) continue;
+    const level = depth + 1;
+    if (level > MAX_DEPTH && !depthReported) {
+      depthReported = true;
+      const s = spanOf(n) ?? { start: 0, end: 0 };
+      add({ code: 'NIKA-YAML-009', message: `Nesting is deeper than ${MAX_DEPTH} levels here; flatten the structure.`, span: { start: s.start, end: Math.min(s.end, s.start + 1) } });
+    }
+    const children: Item[] = [];
+    if (isMap(n)) {
+      for (const pair of n.items) {
+        keyRules(text, pair as Pair<unknown, unknown>, n, add);
+        children.push({ node: pair.key, depth: level, asKey: true }, { node: pair.value, depth: level, asKey: false });
+      }
+    } else if (isSeq(n)) {
+      for (const item of n.items) {
+        // A `- k: v` entry inside a flow sequence composes to a one-pair map; keep walking it.
+        if (isPair(item)) children.push({ node: item.key, depth: level, asKey: true }, { node: item.value, depth: level, asKey: false });
+        else children.push({ node: item, depth: level, asKey: false });
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  // Removing an anchor that an alias still names would break the file: no fix for those.
+  for (const f of out) if (f.code === 'NIKA-YAML-001' && aliased.has(String(f.anchor))) delete f.fix;
+  for (const f of out) delete f.anchor;
+  return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+}
+
+/** Anchors (001) and custom tags (006) written before a node. */
+function props(text: string, node: Node, add: (f: ProfileFinding) => void): void {
+  const anchor = (node as { anchor?: string }).anchor;
+  const tag = (node as { tag?: string }).tag;
+  if (!anchor && !tag) return;
+  const start = spanOf(node)?.start ?? 0;
+  const written = propsBefore(text, start);
+  if (anchor) {
+    const at = written.find((p) => p.text === `&${anchor}`);
+    const span = at ? at.span : { start, end: start };
+    add({ code: 'NIKA-YAML-001', message: `Anchor &${anchor} is not allowed (even unreferenced): Nika files do not share nodes.`, span, anchor, fix: at ? { title: `Remove &${anchor}`, span: withSpace(text, at.span), newText: '' } : undefined });
+  }
+  if (tag && !CORE_TAGS.has(tag) && tag !== '!') {
+    const at = written.find((p) => p.text.startsWith('!'));
+    const shown = at?.text ?? tag;
+    add({ code: 'NIKA-YAML-006', message: `Tag ${shown} is not allowed: only the YAML 1.2 core tags (!!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are.`, span: at ? at.span : { start, end: start } });
+  }
+}
+
+/** The span of a property token plus the blank that separates it from what follows. */
+function withSpace(text: string, span: Span): Span {
+  return text[span.end] === ' ' ? { start: span.start, end: span.end + 1 } : span;
+}
+
+/**
+ * The property tokens (`&a`, `!tag`) written right before a node's content. The AST keeps the
+ * anchor name and the resolved tag but not where they were written; they are the last tokens
+ * before the content, separated from it by blanks or line breaks only.
+ */
+function propsBefore(text: string, start: number): Array<{ text: string; span: Span }> {
+  const found: Array<{ text: string; span: Span }> = [];
+  let i = start;
+  for (let k = 0; k < 2; k++) {
+    let j = i;
+    while (j > 0 && /[ \t\r\n]/.test(text[j - 1])) j--;
+    let t = j;
+    while (t > 0 && !/[ \t\r\n,[{]/.test(text[t - 1])) t--;
+    const tok = text.slice(t, j);
+    if (t === j || !(tok.startsWith('&') || tok.startsWith('!'))) break;
+    found.push({ text: tok, span: { start: t, end: j } });
+    i = t;
+  }
+  return found;
+}
+
+function scalarRules(text: string, s: Scalar, asKey: boolean, add: (f: ProfileFinding) => void): void {
+  const span = spanOf(s) ?? { start: 0, end: 0 };
+  const v = s.value;
+  if (typeof v === 'string' && v.length * 3 > MAX_SCALAR_BYTES) {
+    const bytes = Buffer.byteLength(v, 'utf8');
+    if (bytes > MAX_SCALAR_BYTES) {
+      // The first line only: underlining 64 KiB of text helps nobody.
+      const nl = text.slice(span.start, Math.min(span.end, span.start + 200)).search(/\r|\n/);
+      add({ code: 'NIKA-YAML-005', message: `This scalar is ${bytes} bytes; the limit is ${MAX_SCALAR_BYTES} (64 KiB). Move large text into a file and read it with nika:read.`, span: { start: span.start, end: nl > 0 ? span.start + nl : Math.min(span.end, span.start + 200) } });
+    }
+  }
+  if (!asKey && typeof v === 'number' && !Number.isFinite(v) && s.type === 'PLAIN') {
+    const src = text.slice(span.start, span.end);
+    add({ code: 'NIKA-YAML-008', message: `${src} (not-a-number / infinity) is not allowed; quote it if you mean the text "${src}".`, span, fix: { title: `Quote "${src}"`, span, newText: JSON.stringify(src) } });
+  }
+}
+
+function keyRules(text: string, pair: Pair<unknown, unknown>, map: Node, add: (f: ProfileFinding) => void): void {
+  const key = pair.key;
+  if (isScalar(key)) {
+    const span = spanOf(key) ?? spanOf(map) ?? { start: 0, end: 0 };
+    if (key.value === '<<' && key.type === 'PLAIN') {
+      add({ code: 'NIKA-YAML-003', message: 'Merge keys (<<) are not allowed: write the entries out.', span });
+      return;
+    }
+    if (typeof key.value === 'string') return;
+    const src = text.slice(span.start, span.end);
+    if (src === '') {
+      add({ code: 'NIKA-YAML-007', message: 'A mapping entry has no key; keys must be strings.', span: spanOf(pair.value) ?? span });
+      return;
+    }
+    add({ code: 'NIKA-YAML-007', message: `The key ${src} is a ${describe(key.value)}, not a string; quote it ("${src}") if a string is meant.`, span, fix: { title: `Quote "${src}"`, span, newText: JSON.stringify(src) } });
+    return;
+  }
+  if (key == null) {
+    const s = spanOf(pair.value) ?? spanOf(map) ?? { start: 0, end: 0 };
+    add({ code: 'NIKA-YAML-007', message: 'A mapping entry has no key; keys must be strings.', span: { start: s.start, end: Math.max(s.start, Math.min(s.end, s.start + 1)) } });
+    return;
+  }
+  if (isCollection(key) || isAlias(key)) {
+    const span = spanOf(key) ?? { start: 0, end: 0 };
+    if (isAlias(key)) return; // the alias itself is reported (002)
+    add({ code: 'NIKA-YAML-007', message: 'Complex keys (a list or mapping used as a key) are not allowed; keys must be strings.', span });
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'number') return Number.isFinite(v) ? 'number' : 'special float';
+  if (typeof v === 'boolean') return 'boolean';
+  return typeof v;
+}
+
+/** Lines that change under Unicode NFC normalization, with the normalized text as the fix. */
+function nonNfc(text: string): ProfileFinding[] {
+  // Pure ASCII (the usual case) is always NFC; skip the per-line work.
+  if (!/[^\x00-\x7f]/.test(text) || text.normalize('NFC') === text) return [];
+  const out: ProfileFinding[] = [];
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    const nfc = line.normalize('NFC');
+    if (nfc !== line) {
+      let a = 0;
+      while (a < line.length && line[a] === nfc[a]) a++;
+      let b = 0;
+      while (b < line.length - a && b < nfc.length - a && line[line.length - 1 - b] === nfc[nfc.length - 1 - b]) b++;
+      const span = { start: lineStart + a, end: lineStart + line.length - b };
+      out.push({ code: 'NIKA-YAML-011', message: 'This text is not in Unicode NFC form (a decomposed character); Nika files must be NFC so equal-looking names are equal.', span, fix: { title: 'Normalize to NFC', span, newText: nfc.slice(a, nfc.length - b) } });
+      if (out.length >= 20) break;
+    }
+    lineStart += line.length + 1;
+  }
+  return out;
+}
