@@ -1,0 +1,203 @@
+// Untrusted content reaching a process or an exfiltration path (reference §3.2, §6, §8):
+// - NIKA-SEC-015 (unconditional): no `exec:` downstream of a task that talks to the network
+//   (`nika:fetch`, `nika:notify`, or an agent that may call them), through with/after edges.
+// - NIKA-SEC-009 (the lethal trifecta): when the declared permits allow a private read, an
+//   untrusted ingress (fetch, any `mcp:*`, exec) that the graph actually realizes, and an external
+//   egress, every egress-capable task the untrusted content reaches must sit behind a blocking
+//   human gate (`nika:prompt` without `default:`) on every path.
+import type { CheckContext } from '../context.js';
+import { diag, type NikaDiagnostic } from '../../diagnostic.js';
+import { getPair, keySpan } from '../../document.js';
+import type { Reference } from '../../expr/index.js';
+import type { Task } from '../../ir.js';
+import type { Span } from '../../text.js';
+import { matchToolPattern } from '../../toolid.js';
+import { anchorPath } from '../../audit/fs-paths.js';
+import { referencesIn, semanticModel } from '../semantic/model.js';
+
+const NET_TOOLS = ['nika:fetch', 'nika:notify'];
+const EGRESS_BUILTINS = ['nika:fetch', 'nika:notify', 'nika:write', 'nika:edit', 'nika:chart', 'nika:image_fx', 'nika:image_generate', 'nika:tts_generate'];
+const FS_WRITERS = EGRESS_BUILTINS.filter((t) => !NET_TOOLS.includes(t));
+
+function agentTools(task: Task): string[] {
+  return task.body?.verb === 'agent' ? task.body.tools.filter((t) => typeof t === 'string' && !t.startsWith('!')) : [];
+}
+
+/** An agent whitelist admits one of `ids`, or any MCP tool (fail-closed: server content is untrusted). */
+function admits(task: Task, ids: readonly string[], mcp: boolean): boolean {
+  return agentTools(task).some((p) => (mcp && p.startsWith('mcp:')) || ids.some((id) => matchToolPattern(p, id)));
+}
+
+function invokeTool(task: Task): string | undefined {
+  return task.body?.verb === 'invoke' ? task.body.tool : undefined;
+}
+
+function verbSpan(ctx: CheckContext, task: Task): Span {
+  const node = semanticModel(ctx).taskNode(task);
+  const pair = task.verb ? getPair(node, task.verb) : undefined;
+  return (pair && keySpan(pair)) ?? task.idSpan;
+}
+
+export function checkOrder(ctx: CheckContext): NikaDiagnostic[] {
+  if (ctx.dialect.dialect !== 'v1') return [];
+  return [...checkExecAfterNet(ctx), ...checkTrifecta(ctx)];
+}
+
+function checkExecAfterNet(ctx: CheckContext): NikaDiagnostic[] {
+  const model = semanticModel(ctx);
+  const tasks = ctx.workflow.tasks;
+  // consumer → producers, with unwind edges too: a cleanup after a fetch still runs after it.
+  const parents = new Map<string, Set<string>>();
+  for (const t of tasks) {
+    const ps = new Set(model.deps.get(t.id) ?? []);
+    for (const [id, p] of Object.entries(t.after)) if (p === 'unwind' && model.tasks.has(id)) ps.add(id);
+    parents.set(t.id, ps);
+  }
+  const isNet = (t: Task) => { const tool = invokeTool(t); return (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false); };
+  const out: NikaDiagnostic[] = [];
+  for (const t of tasks) {
+    if (t.verb !== 'exec') continue;
+    // Breadth-first up the graph, keeping the way back for the witness.
+    const via = new Map<string, string>();
+    const queue = [t.id];
+    const seen = new Set(queue);
+    let found: string | undefined;
+    while (queue.length && !found) {
+      const cur = queue.shift()!;
+      for (const p of parents.get(cur) ?? []) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        via.set(p, cur);
+        const pt = model.tasks.get(p);
+        if (pt && isNet(pt)) { found = p; break; }
+        queue.push(p);
+      }
+    }
+    if (!found) continue;
+    const path = [found];
+    for (let cur = found; cur !== t.id;) { cur = via.get(cur)!; path.push(cur); }
+    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${found}' (${path.join(' → ')}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, verbSpan(ctx, t)));
+  }
+  return out;
+}
+
+function taskRefs(value: unknown): Array<{ kind: 'tasks' | 'with' | 'item'; name: string }> {
+  const out: Array<{ kind: 'tasks' | 'with' | 'item'; name: string }> = [];
+  for (const r of referencesIn(value) as Reference[]) {
+    const first = r.segments[0]?.name;
+    if ((r.root === 'tasks' || r.root === 'with') && first) out.push({ kind: r.root, name: first });
+    else if (r.root === 'item') out.push({ kind: 'item', name: '' });
+  }
+  return out;
+}
+
+function writeGlobEscapes(glob: string): boolean {
+  const g = glob.trim();
+  if (g.startsWith('/') || g.startsWith('~')) return true;
+  return !anchorPath(g).startsWith(anchorPath('.') + '/') && anchorPath(g) !== anchorPath('.');
+}
+
+function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
+  const permits = ctx.workflow.permits;
+  if (!permits) return [];
+  const tasks = ctx.workflow.tasks;
+  const idx = new Map(tasks.map((t, i) => [t.id, i]));
+  const n = tasks.length;
+  const ingress: boolean[] = [];
+  const egress: boolean[] = [];
+  const gate: boolean[] = [];
+  const writer: boolean[] = [];
+  const parents: Array<Set<number>> = [];
+  for (const t of tasks) {
+    const tool = invokeTool(t);
+    const isExec = t.verb === 'exec';
+    ingress.push(isExec || tool === 'nika:fetch' || (tool?.startsWith('mcp:') ?? false) || admits(t, ['nika:fetch'], true));
+    egress.push(isExec || (tool !== undefined && (EGRESS_BUILTINS.includes(tool) || tool.startsWith('mcp:'))) || admits(t, EGRESS_BUILTINS, true));
+    writer.push(isExec || (tool !== undefined && FS_WRITERS.includes(tool)));
+    gate.push(tool === 'nika:prompt' && t.body?.verb === 'invoke' && !('default' in t.body.args));
+    const ps = new Set<number>();
+    for (const r of taskRefs([t.with, t.body, t.forEach?.items, t.onError?.recover?.value, t.when])) {
+      if (r.kind !== 'tasks') continue;
+      const j = idx.get(r.name);
+      if (j === undefined) return []; // an unknown id: the graph is not analyzable, no claim
+      ps.add(j);
+    }
+    for (const id of Object.keys(t.after)) {
+      const j = idx.get(id);
+      if (j === undefined) return [];
+      ps.add(j);
+    }
+    parents.push(ps);
+  }
+  const order = topoOrder(parents);
+  if (!order) return []; // a cycle is reported elsewhere; no claim here
+
+  const read = permits.fs?.read ?? [];
+  const execOn = permits.exec === true || (Array.isArray(permits.exec) && permits.exec.length > 0);
+  const grantIngress = (permits.tools ?? []).some((g) => !g.startsWith('!') && (g.startsWith('mcp:') || matchToolPattern(g, 'nika:fetch')));
+  const http = permits.net?.http ?? [];
+  const writeEscapes = (permits.fs?.write ?? []).some(writeGlobEscapes);
+  const leg1 = read.length > 0;
+  const leg2 = (execOn || grantIngress) && ingress.some(Boolean);
+  const leg3 = http.length > 0 || writeEscapes || execOn;
+  if (!(leg1 && leg2 && leg3)) return [];
+  const disjunct = http.length ? 'net.http is granted' : writeEscapes ? 'an fs.write glob reaches outside the workspace' : 'exec is granted';
+
+  const outOrigin: Array<string | undefined> = new Array(n);
+  const effOrigin: Array<string | undefined> = new Array(n);
+  let writerOrigin: string | undefined;
+  for (const i of order) {
+    const t = tasks[i];
+    const withSrc = new Map<string, string>();
+    const originOf = (r: { kind: string; name: string }, item?: string) =>
+      r.kind === 'tasks' ? outOrigin[idx.get(r.name)!] : r.kind === 'with' ? withSrc.get(r.name) : item;
+    for (const [k, v] of Object.entries(t.with)) {
+      for (const r of taskRefs(v)) { const o = originOf(r); if (o) { withSrc.set(k, o); break; } }
+    }
+    let itemSrc: string | undefined;
+    for (const r of taskRefs(t.forEach?.items)) { itemSrc = originOf(r); if (itemSrc) break; }
+    let eff: string | undefined;
+    for (const r of taskRefs(t.body)) { eff = originOf(r, itemSrc); if (eff) break; }
+    // A tainted writer earlier in the run plus a read grant: an exec may read what it wrote.
+    if (t.verb === 'exec' && !eff && leg1 && writerOrigin) eff = writerOrigin;
+    let recover: string | undefined;
+    for (const r of taskRefs(t.onError?.recover?.value)) { recover = originOf(r, itemSrc); if (recover) break; }
+    effOrigin[i] = eff;
+    outOrigin[i] = ingress[i] ? t.id : eff ?? recover;
+    if (writer[i] && eff && !writerOrigin) writerOrigin = eff;
+  }
+
+  // Dominators over the graph: a gate helps only if every path to the task passes through it.
+  const dom: Array<Set<number>> = new Array(n);
+  for (const i of order) {
+    let acc: Set<number> | undefined;
+    for (const p of parents[i]) acc = acc ? new Set([...acc].filter((x) => dom[p].has(x))) : new Set(dom[p]);
+    const d = acc ?? new Set<number>();
+    d.add(i);
+    dom[i] = d;
+  }
+
+  const out: NikaDiagnostic[] = [];
+  tasks.forEach((t, i) => {
+    if (!egress[i] || !effOrigin[i]) return;
+    if ([...dom[i]].some((g) => g !== i && gate[g])) return;
+    out.push(diag('NIKA-SEC-009', `Lethal trifecta: untrusted content from '${effOrigin[i]}' reaches task '${t.id}', which can send data out, while the permits allow a private read (fs.read), an untrusted ingress and an external egress (${disjunct}), and no blocking human gate (invoke nika:prompt without default:) stands on every path to it. Gate this task behind a prompt, or drop one of the three grants.`, verbSpan(ctx, t)));
+  });
+  return out;
+}
+
+/** Kahn's order over parent sets, or undefined on a cycle. */
+function topoOrder(parents: Array<Set<number>>): number[] | undefined {
+  const n = parents.length;
+  const indeg = parents.map((p) => p.size);
+  const children: number[][] = Array.from({ length: n }, () => []);
+  parents.forEach((ps, i) => ps.forEach((p) => children[p].push(i)));
+  const order: number[] = [];
+  const ready = indeg.flatMap((d, i) => (d === 0 ? [i] : []));
+  while (ready.length) {
+    const i = ready.shift()!;
+    order.push(i);
+    for (const c of children[i]) if (--indeg[c] === 0) ready.push(c);
+  }
+  return order.length === n ? order : undefined;
+}

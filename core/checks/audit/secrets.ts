@@ -1,0 +1,226 @@
+// Secrets (reference §1.5): shapes the schema cannot say, and where secret values may flow. A
+// secret read anywhere taints what carries it: `with:` bindings (transitively, and concatenation
+// launders nothing), loop items, and the output of an exec/invoke that used it. Infer/agent
+// outputs are not tainted by a secret in the prompt. A tainted exec/invoke/infer/agent field is
+// NIKA-SEC-006 and a tainted workflow output NIKA-SEC-007, unless the secret's `egress:` lists
+// that sink (`to:` a tool id, exec, infer, agent or outputs; `host:` pins a fetch/notify host).
+import { isMap, isScalar, isSeq } from 'yaml';
+import type { YAMLMap, YAMLSeq } from 'yaml';
+import type { CheckContext } from '../context.js';
+import { diag, type NikaDiagnostic } from '../../diagnostic.js';
+import { getNode, getPair, keyName, keySpan } from '../../document.js';
+import type { Reference } from '../../expr/index.js';
+import type { SecretDecl, Task } from '../../ir.js';
+import type { Span } from '../../text.js';
+import { parseToolId } from '../../toolid.js';
+import { BUILTINS } from '../../catalog/builtins.js';
+import { chainOf } from '../../audit/resolve.js';
+import { hostOfUrl, normalizeHost } from '../../audit/hosts.js';
+import { appendToMap } from '../semantic/edits.js';
+import { referencesIn, semanticModel } from '../semantic/model.js';
+import { valueSpan } from '../semantic/tools.js';
+import { appendToSeq } from './edits.js';
+
+/** secret name → the path it took to get here (`secrets.k → with.t`). */
+type Taint = Map<string, string[]>;
+
+const META = new Set(['status', 'duration_ms', 'started_at', 'ended_at', 'error']);
+const SINKS = new Set(['exec', 'infer', 'agent', 'outputs']);
+
+function merge(into: Taint, from: Taint | undefined, hop?: string): boolean {
+  let changed = false;
+  for (const [s, path] of from ?? []) {
+    if (into.has(s)) continue;
+    into.set(s, hop && path[path.length - 1] !== hop ? [...path, hop] : path);
+    changed = true;
+  }
+  return changed;
+}
+
+export function checkSecrets(ctx: CheckContext): NikaDiagnostic[] {
+  if (ctx.dialect.dialect !== 'v1' || !ctx.doc.root) return [];
+  return [...checkSecretShapes(ctx), ...checkHashKeys(ctx), ...checkFlows(ctx)];
+}
+
+function checkSecretShapes(ctx: CheckContext): NikaDiagnostic[] {
+  const out: NikaDiagnostic[] = [];
+  const secrets = getNode(ctx.doc.root, 'secrets');
+  if (!isMap(secrets)) return out;
+  for (const pair of secrets.items) {
+    const entry = pair.value;
+    const source = getNode(entry, 'source');
+    if (isScalar(source) && source.value === 'vault') {
+      out.push(diag('NIKA-PARSE-014', `source: vault is withdrawn until an engine runs it: the check accepts it, but the run fails. Use source: env or source: file.`, valueSpan(ctx.doc, source), 'warning'));
+    }
+    const egress = getNode(entry, 'egress');
+    for (const item of isSeq(egress) ? egress.items : []) {
+      const to = getNode(item, 'to');
+      if (!isScalar(to) || typeof to.value !== 'string') continue;
+      const v = to.value;
+      const id = parseToolId(v);
+      const ok = SINKS.has(v) || id.kind === 'mcp' || (id.kind === 'nika' && BUILTINS.has(id.name));
+      if (!ok) {
+        out.push(diag('NIKA-PARSE-014', `egress to: '${v}' names no sink: use a tool id (nika:fetch, mcp:<server>/<tool>), exec, infer, agent or outputs${/\./.test(v) && !v.includes(':') ? ' (a host goes in host:, next to to: "nika:fetch")' : ''}.`, valueSpan(ctx.doc, to)));
+      }
+    }
+  }
+  return out;
+}
+
+/** nika:hash signs with a key that must come straight from the secrets store. */
+function checkHashKeys(ctx: CheckContext): NikaDiagnostic[] {
+  const out: NikaDiagnostic[] = [];
+  const model = semanticModel(ctx);
+  for (const task of ctx.workflow.tasks) {
+    const invoke = getNode(model.taskNode(task), 'invoke');
+    const tool = getNode(invoke, 'tool');
+    if (!isScalar(tool) || tool.value !== 'nika:hash') continue;
+    const key = getNode(getNode(invoke, 'args'), 'key');
+    if (key === undefined || key === null) continue;
+    const text = isScalar(key) && typeof key.value === 'string' ? key.value.trim() : undefined;
+    const site = text !== undefined ? model.sites.find((s) => s.scalar === key) : undefined;
+    const chain = site?.whole ? chainOf(site.ast) : undefined;
+    const ok = chain !== undefined && /^secrets\.[A-Za-z_][A-Za-z0-9_]*$/.test(chain);
+    if (!ok) {
+      const span = isScalar(key) ? valueSpan(ctx.doc, key) : keySpan(getPair(getNode(invoke, 'args'), 'key')!)!;
+      out.push(diag('NIKA-BUILTIN-001', `nika:hash key: must be a secret reference, exactly \${{ secrets.NAME }}; a signing key never sits in the file or comes from another value.`, span));
+    }
+  }
+  return out;
+}
+
+interface TaskState { with: Map<string, Taint>; item: Taint; out: Taint }
+
+function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
+  const wf = ctx.workflow;
+  const declared = wf.secrets;
+  if (!Object.keys(declared).length) return [];
+  const model = semanticModel(ctx);
+  const state = new Map<string, TaskState>();
+  for (const t of wf.tasks) state.set(t.id, { with: new Map(), item: new Map(), out: new Map() });
+
+  const refTaint = (ref: Reference, task: Task | undefined): Taint | undefined => {
+    const first = ref.segments[0]?.name;
+    if (ref.root === 'secrets' && first && first in declared) return new Map([[first, [`secrets.${first}`]]]);
+    if (!task) {
+      if (ref.root === 'tasks' && first && !META.has(ref.segments[1]?.name ?? 'output')) return hop(state.get(first)?.out, `tasks.${first}.output`);
+      return undefined;
+    }
+    const st = state.get(task.id)!;
+    if (ref.root === 'with' && first) return hop(st.with.get(first), `with.${first}`);
+    if (ref.root === 'item') return hop(st.item, 'item');
+    if (ref.root === 'tasks' && first && !META.has(ref.segments[1]?.name ?? 'output')) return hop(state.get(first)?.out, `tasks.${first}.output`);
+    return undefined;
+  };
+
+  // Effect-surface taint per task: which secret reaches it, through which island first.
+  const effect = new Map<string, Map<string, { path: string[]; span: Span }>>();
+  const bodySites = model.sites.filter((s) => s.surface === 'body' && s.task);
+  for (let round = 0, changed = true; changed && round <= wf.tasks.length + 1; round++) {
+    changed = false;
+    for (const task of wf.tasks) {
+      const st = state.get(task.id)!;
+      for (const [k, v] of Object.entries(task.with)) {
+        const t = st.with.get(k) ?? new Map();
+        for (const r of referencesIn(v)) if (merge(t, refTaint(r, task))) changed = true;
+        st.with.set(k, t);
+      }
+      if (task.forEach) for (const r of referencesIn(task.forEach.items)) if (merge(st.item, refTaint(r, task))) changed = true;
+      const eff = effect.get(task.id) ?? new Map();
+      for (const s of bodySites) {
+        if (s.task !== task || exemptHashKey(task, s.path)) continue;
+        for (const r of s.references) {
+          for (const [secret, path] of refTaint(r, task) ?? []) {
+            if (!eff.has(secret)) { eff.set(secret, { path, span: s.span }); changed = true; }
+          }
+        }
+      }
+      effect.set(task.id, eff);
+      // The model's reply is not a verbatim echo of its prompt: infer/agent outputs stay clean.
+      if (task.verb === 'exec' || task.verb === 'invoke') {
+        for (const [secret, { path }] of eff) if (merge(st.out, new Map([[secret, path]]), `tasks.${task.id}.output`)) changed = true;
+      }
+      if (task.onError?.recover) for (const r of referencesIn(task.onError.recover.value)) if (merge(st.out, refTaint(r, task), `tasks.${task.id}.output`)) changed = true;
+    }
+  }
+
+  const out: NikaDiagnostic[] = [];
+  for (const task of wf.tasks) {
+    const sink = sinkOf(task);
+    if (!sink) continue;
+    for (const [secret, { path, span }] of effect.get(task.id) ?? []) {
+      if (sanctioned(ctx, declared[secret], sink, task, secret)) continue;
+      const trail = [...path, sink].join(' → ');
+      out.push(diag('NIKA-SEC-006', `Secret '${secret}' reaches ${sink === 'exec' || sink === 'infer' || sink === 'agent' ? `an ${sink}` : sink} in task '${task.id}' (${trail}) with no egress sanction. If that is intended, add egress: [{ to: "${sink}" }] to secrets.${secret}.`, span, 'error', sanctionFix(ctx, secret, sink)));
+    }
+  }
+  for (const site of model.sites.filter((s) => s.surface === 'outputs')) {
+    const name = String(site.path[1]);
+    const seen = new Set<string>();
+    for (const r of site.references) {
+      for (const [secret, path] of refTaint(r, undefined) ?? []) {
+        if (seen.has(secret) || (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs')) continue;
+        seen.add(secret);
+        out.push(diag('NIKA-SEC-007', `Secret '${secret}' leaves the run through outputs.${name} (${[...path, `outputs.${name}`].join(' → ')}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, site.span, 'error', sanctionFix(ctx, secret, 'outputs')));
+      }
+    }
+  }
+  return out;
+}
+
+function hop(t: Taint | undefined, step: string): Taint | undefined {
+  if (!t || t.size === 0) return undefined;
+  const out: Taint = new Map();
+  for (const [s, p] of t) out.set(s, p[p.length - 1] === step ? p : [...p, step]);
+  return out;
+}
+
+function sinkOf(task: Task): string | undefined {
+  const b = task.body;
+  if (!b) return undefined;
+  if (b.verb === 'invoke') return b.tool ?? b.workflow;
+  return b.verb;
+}
+
+function exemptHashKey(task: Task, path: Array<string | number>): boolean {
+  return task.body?.verb === 'invoke' && task.body.tool === 'nika:hash' && path[3] === 'invoke' && path[4] === 'args' && path[5] === 'key' && path.length === 6;
+}
+
+/** Host written literally in a URL's text (no island before the path), lower-cased. */
+function literalHost(text: string): string | undefined {
+  const m = /^\s*https?:\/\/([^/?#]*)/i.exec(text);
+  if (!m || m[1].includes('${{')) return undefined;
+  return hostOfUrl(text.replace(/\$\{\{[\s\S]*?\}\}/g, 'x'));
+}
+
+function sanctioned(ctx: CheckContext, decl: SecretDecl | undefined, sink: string, task: Task, secret: string): boolean {
+  for (const e of decl?.egress ?? []) {
+    if (e.to !== sink) continue;
+    const b = task.body;
+    const urlArg = b?.verb === 'invoke' ? (b.tool === 'nika:fetch' ? 'url' : b.tool === 'nika:notify' ? 'target' : undefined) : undefined;
+    const url = urlArg && b?.verb === 'invoke' ? b.args[urlArg] : undefined;
+    if (e.host !== undefined) {
+      const host = typeof url === 'string' ? literalHost(url) : undefined;
+      if (host && normalizeHost(String(e.host)) === host) return true;
+      continue;
+    }
+    if (e.host_from_self !== undefined && (e.host_from_self as unknown) !== false) {
+      // The secret is the destination itself: sanctioned only when the URL is exactly that secret.
+      if (typeof url === 'string' && new RegExp(`^\\s*\\$\\{\\{\\s*secrets\\.${secret}\\s*\\}\\}\\s*$`).test(url)) return true;
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+function sanctionFix(ctx: CheckContext, secret: string, sink: string) {
+  const node = getNode(getNode(ctx.doc.root, 'secrets'), secret);
+  if (!isMap(node)) return undefined;
+  const item = `{ to: ${JSON.stringify(sink)} }`;
+  const egress = getPair(node, 'egress');
+  const edit = !egress ? appendToMap(ctx.doc, node as YAMLMap<unknown, unknown>, [['egress', `[${item}]`]])
+    : isSeq(egress.value) ? appendToSeq(ctx.doc, egress.value as YAMLSeq<unknown>, item) : undefined;
+  return edit ? { fixes: [{ title: `Sanction secrets.${secret} → ${sink} (egress)`, edits: [edit], preferred: false }] } : undefined;
+}
+
