@@ -43,8 +43,21 @@ function isPrefix(prefix: string, pointer: string): boolean {
   return pointer === prefix || pointer.startsWith(prefix + '/');
 }
 
+// Schemas are static: what a branch reaches is computed once per branch, not once per error
+// (documents with thousands of tasks have thousands of anyOf errors over the same branches).
+const reachCache = new Map<Dialect, WeakMap<object, Set<unknown>>>();
+
 /** Every schema object reachable from `root`, following local $refs. */
-function reachable(dialect: Dialect, root: unknown, into = new Set<unknown>()): Set<unknown> {
+function reachable(dialect: Dialect, root: unknown): Set<unknown> {
+  if (!root || typeof root !== 'object') return reachableUncached(dialect, root);
+  let byRoot = reachCache.get(dialect);
+  if (!byRoot) reachCache.set(dialect, (byRoot = new WeakMap()));
+  let hit = byRoot.get(root);
+  if (!hit) byRoot.set(root, (hit = reachableUncached(dialect, root)));
+  return hit;
+}
+
+function reachableUncached(dialect: Dialect, root: unknown, into = new Set<unknown>()): Set<unknown> {
   const stack: unknown[] = [root];
   while (stack.length) {
     const s = stack.pop();
@@ -140,6 +153,25 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * `(pointer, idx)` → the errors before `idx` at or below `pointer`, in error order. A sorted index
+ * instead of a scan per combinator: a file with thousands of tasks has thousands of oneOf errors,
+ * and scanning every earlier error for each was quadratic (20,000 empty tasks took minutes).
+ */
+function errorsUnder(errors: ErrorObject[]): (pointer: string, idx: number) => ErrorObject[] {
+  const sorted = errors.map((e, i) => ({ p: e.instancePath, i })).sort((a, b) => (a.p < b.p ? -1 : a.p > b.p ? 1 : a.i - b.i));
+  return (pointer, idx) => {
+    let lo = 0, hi = sorted.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]!.p < pointer) lo = mid + 1; else hi = mid; }
+    const hits: number[] = [];
+    for (let j = lo; j < sorted.length && sorted[j]!.p.startsWith(pointer); j++) {
+      const { p, i } = sorted[j]!;
+      if (i < idx && isPrefix(pointer, p)) hits.push(i);
+    }
+    return hits.sort((a, b) => a - b).map((i) => errors[i]!);
+  };
+}
+
 export function explain(dialect: Dialect, errors: ErrorObject[], value: unknown): Finding[] {
   const findings: Finding[] = [];
   const consumed = new Set<ErrorObject>();
@@ -147,14 +179,16 @@ export function explain(dialect: Dialect, errors: ErrorObject[], value: unknown)
 
   // 1. Alternatives (anyOf / oneOf): outermost first — they appear after their branches' errors.
   const combinators = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const delegated: ErrorObject[] = [];
+  const delegated = new Set<ErrorObject>();
+  const indexOf = new Map(errors.map((e, i) => [e, i]));
+  const before = errorsUnder(errors);
   for (const c of combinators.reverse()) {
     if (consumed.has(c)) continue;
     consumed.add(c);
     const branches = (Array.isArray(c.schema) ? c.schema : []) as unknown[];
     const reach = branches.map((b) => reachable(dialect, b));
-    const idx = errors.indexOf(c);
-    const sub = errors.slice(0, idx).filter((e) => !consumed.has(e) && isPrefix(c.instancePath, e.instancePath) && reach.some((r) => r.has(e.parentSchema)));
+    const idx = indexOf.get(c)!;
+    const sub = before(c.instancePath, idx).filter((e) => !consumed.has(e) && reach.some((r) => r.has(e.parentSchema)));
     sub.forEach((e) => consumed.add(e));
     const exclusive = isExclusiveKeys(branches);
     const data = c.data;
@@ -183,12 +217,12 @@ export function explain(dialect: Dialect, errors: ErrorObject[], value: unknown)
     if (bestErrs.length === 0 || (bestIsExpression && typeof data === 'string' && !data.includes('${{'))) {
       findings.push({ kind: 'bad-value', path: path(c), keyword: c.keyword, message: `must be ${branches.map((b) => describeBranch(dialect, b)).join(' or ')}` });
     } else {
-      delegated.push(...bestErrs);
+      for (const e of bestErrs) delegated.add(e);
     }
   }
 
   // 2. Everything else, keyword by keyword.
-  const rest = errors.filter((e) => !consumed.has(e) || delegated.includes(e));
+  const rest = errors.filter((e) => !consumed.has(e) || delegated.has(e));
   const byName = new Map<string, ErrorObject[]>();
   for (const e of rest) {
     const pn = (e as ErrorObject & { propertyName?: string }).propertyName;
