@@ -131,7 +131,7 @@ export function scalarValueOffset(doc: NikaDocument, node: Scalar, i: number): n
   const col = i - starts[lo];
   if (layout.contentLineOffsets) {
     const off = layout.contentLineOffsets[lo];
-    return off === undefined ? span.end : off + col;
+    return off === undefined ? span.end : span.start + off + col;
   }
   let at = layout.foundLine.get(lo);
   if (at === undefined) {
@@ -148,7 +148,10 @@ interface ScalarLayout {
   quotedVerbatim: boolean;
   /** Index in the value where each of its lines starts. */
   valueLineStarts: number[];
-  /** Literal block scalars: document offset of each value line's first character. */
+  /**
+   * Literal block scalars: offset of each value line's first character from the scalar's start
+   * (relative, so the layout stays right when an incremental parse moves the node).
+   */
   contentLineOffsets?: number[];
   /** Other styles: where each value line was found in the source (-1: not found). */
   foundLine: Map<number, number>;
@@ -182,7 +185,7 @@ function scalarLayout(doc: NikaDocument, node: Scalar, span: Span): ScalarLayout
     let off = span.start + lines[0].length;
     off += doc.text.startsWith('\r\n', off) ? 2 : 1;
     for (let k = 1; k < lines.length; k++) {
-      offsets.push(off + Math.min(ind, lines[k].length));
+      offsets.push(off - span.start + Math.min(ind, lines[k].length));
       off += lines[k].length;
       off += doc.text.startsWith('\r\n', off) ? 2 : 1;
     }

@@ -51,7 +51,13 @@ function legacyModel(provider: unknown, model: unknown): string | undefined {
   return m ? `${mapped}/${m}` : undefined;
 }
 
-export function normalize(doc: NikaDocument, info: DialectInfo): Workflow {
+/**
+ * Lets a caller reuse the Task read from an unchanged task node (the incremental analyzer keeps
+ * one per task slice). `read` is the normal reading; the hook returns it or an equal Task.
+ */
+export type ReadTaskHook = (id: string, node: unknown, read: () => Task) => Task;
+
+export function normalize(doc: NikaDocument, info: DialectInfo, readTaskHook?: ReadTaskHook): Workflow {
   const dialect = info.dialect;
   const root = doc.root;
   const wf: Workflow = {
@@ -92,19 +98,23 @@ export function normalize(doc: NikaDocument, info: DialectInfo): Workflow {
   readMcp(wf, value('mcp'));
 
   const tasksNode = top('tasks');
+  // First definition wins for a repeated id (the duplicate-key check reports the others).
+  const seen = new Set<string>();
   if (isMap(tasksNode)) {
     for (const pair of tasksNode.items) {
       const id = keyName(pair);
-      if (id === undefined) continue;
-      if (wf.tasks.some((t) => t.id === id)) continue;
-      wf.tasks.push(readTask(id, keySpan(pair) ?? EMPTY, pair.value, ['tasks', id], dialect));
+      if (id === undefined || seen.has(id)) continue;
+      seen.add(id);
+      const read = () => readTask(id, keySpan(pair) ?? EMPTY, pair.value, ['tasks', id], dialect);
+      wf.tasks.push(readTaskHook ? readTaskHook(id, pair.value, read) : read());
     }
   } else if (isSeq(tasksNode)) {
     tasksNode.items.forEach((item, i) => {
       if (!isMap(item)) return;
       const idPair = getPair(item, 'id') ?? getPair(item, 'name');
       const id = idPair ? str(plain(idPair.value)) : undefined;
-      if (!id || wf.tasks.some((t) => t.id === id)) return;
+      if (!id || seen.has(id)) return;
+      seen.add(id);
       wf.tasks.push(readTask(id, spanOf(idPair!.value) ?? spanOf(item) ?? EMPTY, item, ['tasks', i], dialect));
     });
   }

@@ -281,3 +281,11 @@ export function scanExpressionsCached(doc: NikaDocument, workflow: Workflow): Ex
   cache.set(doc, { workflow, sites });
   return sites;
 }
+
+/**
+ * Installs sites computed elsewhere for (doc, workflow): the incremental analyzer assembles them
+ * from per-slice scans that equal `scanExpressions(doc, workflow)`.
+ */
+export function seedScanCache(doc: NikaDocument, workflow: Workflow, sites: ExprSite[]): void {
+  cache.set(doc, { workflow, sites });
+}

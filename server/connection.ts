@@ -6,7 +6,7 @@ import {
   type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyze } from '../core/analyze.js';
+import { IncrementalAnalyzer } from '../core/incremental/analyzer.js';
 import type { ToolCatalog } from '../core/catalog/mcp.js';
 import { modelOf, type DocModel } from './model.js';
 import { normalizeCatalog } from './catalog.js';
@@ -21,8 +21,11 @@ import { CODE_ACTION_KINDS, codeActions } from './features/codeActions.js';
 
 export const TRIGGER_CHARACTERS = ['.', ':', '/', '{', '$', ' ', '"'];
 
-/** Keystrokes arriving within this window are validated once. */
-const COALESCE_MS = 40;
+/**
+ * Diagnostics are computed once the changes already received have been applied (setImmediate
+ * runs after pending I/O), so a burst of keystrokes is validated once without a fixed delay.
+ */
+const COALESCE_MS = 0;
 
 export function startServer(connection: Connection): void {
   redirectConsole(connection);
@@ -31,14 +34,19 @@ export function startServer(connection: Connection): void {
   let catalogVersion = 0;
   let pull = false;
   const cache = new Map<string, { version: number; catalogVersion: number; model: DocModel }>();
-  const pending = new Map<string, NodeJS.Timeout>();
+  const pending = new Map<string, () => void>();
+  // One incremental analyzer per open document: unchanged slices are not parsed or checked again.
+  const analyzers = new Map<string, IncrementalAnalyzer>();
+  const cancel = (uri: string) => pending.get(uri)?.();
 
   const modelFor = (uri: string): DocModel | undefined => {
     const doc = documents.get(uri);
     if (!doc) return undefined;
     const hit = cache.get(uri);
     if (hit && hit.version === doc.version && hit.catalogVersion === catalogVersion) return hit.model;
-    const model = modelOf(analyze(doc.getText(), { uri, catalog }), catalog);
+    let analyzer = analyzers.get(uri);
+    if (!analyzer) analyzers.set(uri, (analyzer = new IncrementalAnalyzer()));
+    const model = modelOf(analyzer.analyze(doc.getText(), { uri, catalog }), catalog);
     cache.set(uri, { version: doc.version, catalogVersion, model });
     return model;
   };
@@ -64,8 +72,15 @@ export function startServer(connection: Connection): void {
   };
   const schedule = (uri: string, delay = COALESCE_MS) => {
     if (pull) return;
-    clearTimeout(pending.get(uri));
-    pending.set(uri, setTimeout(guard('diagnostics', undefined, () => publish(uri)), delay));
+    cancel(uri);
+    const run = guard('diagnostics', undefined, () => publish(uri));
+    if (delay > 0) {
+      const t = setTimeout(run, delay);
+      pending.set(uri, () => clearTimeout(t));
+    } else {
+      const t = setImmediate(run);
+      pending.set(uri, () => clearImmediate(t));
+    }
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -95,9 +110,10 @@ export function startServer(connection: Connection): void {
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
-    clearTimeout(pending.get(e.document.uri));
+    cancel(e.document.uri);
     pending.delete(e.document.uri);
     cache.delete(e.document.uri);
+    analyzers.delete(e.document.uri);
     if (!pull) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 

@@ -1,0 +1,285 @@
+// Re-analysis of one document as it is edited: parse only the slices whose text changed, reuse
+// the IR tasks and expression sites of the others, and hand the checks the same inputs a full
+// analysis would build. Whatever the slicing cannot promise to get right (documents that do not
+// split cleanly, YAML errors, other dialects, repeated task ids) goes through `analyze()`.
+//
+// One analyzer per open document. Reused slices are moved in place, so an Analysis returned
+// earlier must not be read after a later call on the same analyzer.
+import { Document, Pair, YAMLMap } from 'yaml';
+import { analyze, type Analysis, type AnalyzeOptions } from '../analyze.js';
+import { EMPTY_CATALOG } from '../catalog/mcp.js';
+import { allChecks, runChecks, type Check } from '../checks/index.js';
+import type { CheckContext } from '../checks/context.js';
+import type { NikaDiagnostic } from '../diagnostic.js';
+import { detectDialect } from '../dialect.js';
+import { MAX_DOCUMENT_BYTES, type NikaDocument } from '../document.js';
+import type { Task, Workflow } from '../ir.js';
+import { normalize } from '../normalize.js';
+import { scanExpressions, seedScanCache, type ExprSite } from '../scan.js';
+import { LineIndex } from '../text.js';
+import { PARSE_OPTIONS, parseSlice, shiftSlice, stitch, type ParsedSlice } from './parse.js';
+import { splitDocument } from './split.js';
+import { shiftedTask, shiftSpans } from './shift.js';
+
+interface Entry {
+  parsed: ParsedSlice;
+  /** Task slices: the task read from it and the sites inside it, at `parsed.base`. */
+  task?: Task;
+  sites?: ExprSite[];
+  /** Findings of the task-local checks inside this slice, by check name. */
+  diags?: Map<string, NikaDiagnostic[]>;
+}
+
+/**
+ * Checks whose findings inside a task depend only on that task and the envelope (the other
+ * top-level keys). They re-run on the changed tasks alone; every other check runs on the whole
+ * document. A check missing here is merely slower, never wrong.
+ */
+export const TASK_LOCAL_CHECKS = new Set([
+  'duplicateKeysCheck', 'schemaCheck', 'nikaMarkCheck', 'deprecationsCheck',
+  'checkExpressionSyntax', 'checkLegacyTemplates', 'checkWhen', 'checkStatusLiterals',
+  'checkToolIds', 'checkMcpTools', 'checkModels',
+]);
+
+const SITE_SKIP = new Set(['island', 'scalar', 'task', 'path', 'value', 'unwindOf', 'taskId', 'surface', 'verb', 'syntax', 'whole', 'exact']);
+
+export interface IncrementalStats {
+  /** Whether the last call went the incremental way, and how many slices it parsed. */
+  incremental: boolean;
+  parsed: number;
+  reused: number;
+  reason?: string;
+}
+
+export class IncrementalAnalyzer {
+  private pool = new Map<string, Entry[]>();
+  /** What the cached findings were computed against; any change re-runs every check. */
+  private checkedWith?: { catalog: unknown; envelope: string };
+  stats: IncrementalStats = { incremental: false, parsed: 0, reused: 0 };
+
+  analyze(text: string, opts: AnalyzeOptions = {}): Analysis {
+    const out = this.tryIncremental(text, opts);
+    if (typeof out !== 'string') return out;
+    this.pool.clear();
+    this.checkedWith = undefined;
+    this.stats = { incremental: false, parsed: 0, reused: 0, reason: out };
+    return analyze(text, opts);
+  }
+
+  private tryIncremental(text: string, opts: AnalyzeOptions): Analysis | string {
+    if (text.length > MAX_DOCUMENT_BYTES / 4) return 'large document';
+    const split = splitDocument(text);
+    if (!split) return 'no clean split';
+
+    const previous = this.pool;
+    const next = new Map<string, Entry[]>();
+    let parsed = 0;
+    let reused = 0;
+    const take = (slice: { start: number; text: string; end: number }): Entry | undefined => {
+      const list = previous.get(slice.text);
+      let entry = list?.pop();
+      if (entry) {
+        const delta = slice.start - entry.parsed.base;
+        if (delta !== 0) {
+          shiftSlice(entry.parsed, slice.start);
+          if (entry.task) entry.task = shiftedTask(entry.task, delta);
+          // One pass over sites and findings: findings often share a site's span object.
+          const seen = new Set<object>();
+          for (const site of entry.sites ?? []) {
+            seen.add(site);
+            for (const k in site) {
+              if (SITE_SKIP.has(k)) continue;
+              const v = (site as unknown as Record<string, unknown>)[k];
+              if (v && typeof v === 'object') shiftSpans(v, delta, seen);
+            }
+          }
+          for (const list of entry.diags?.values() ?? []) shiftSpans(list, delta, seen);
+        }
+        reused++;
+      } else {
+        const p = parseSlice(slice);
+        if (!p) return undefined;
+        entry = { parsed: p };
+        parsed++;
+      }
+      const l = next.get(slice.text);
+      if (l) l.push(entry); else next.set(slice.text, [entry]);
+      return entry;
+    };
+
+    const top: Entry[] = [];
+    for (const s of split.top) {
+      const e = take(s);
+      if (!e) return 'a slice does not parse on its own';
+      top.push(e);
+    }
+    const tasks: Entry[] = [];
+    const ids = new Set<string>();
+    for (const s of split.tasks) {
+      const e = take(s);
+      if (!e) return 'a task does not parse on its own';
+      const id = String((e.parsed.pair.key as { value: unknown }).value);
+      if (ids.has(id)) return 'repeated task id';
+      ids.add(id);
+      tasks.push(e);
+    }
+    // Lists pop from the end: keep entries in order for the next round.
+    for (const l of next.values()) l.reverse();
+    this.pool = next;
+
+    const { yaml, root } = stitch(split, top.map((e) => e.parsed), tasks.map((e) => e.parsed), text.length);
+    const doc: NikaDocument = { text, lines: new LineIndex(text), yaml, root, parseDiagnostics: [], tooLarge: false };
+    const dialectInfo = detectDialect(root);
+    if (dialectInfo.dialect !== 'v1') {
+      // Other dialects normalize with whole-document passes (flows, list tasks): parse is still incremental.
+      this.stats = { incremental: true, parsed, reused, reason: `dialect ${dialectInfo.dialect}` };
+      const workflow = normalize(doc, dialectInfo);
+      const diagnostics = opts.skipChecks ? [] : runChecks({ doc, dialect: dialectInfo, workflow, catalog: opts.catalog ?? EMPTY_CATALOG });
+      return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics };
+    }
+
+    // The IR: tasks of unchanged slices are reused.
+    const byNode = new Map<unknown, Entry>();
+    for (const e of tasks) byNode.set(e.parsed.pair.value, e);
+    const workflow = normalize(doc, dialectInfo, (_id, node, read) => {
+      const e = byNode.get(node);
+      if (!e) return read();
+      return (e.task ??= read());
+    });
+
+    // Expression sites: scan the new task slices (and the small envelope) only.
+    const fresh = tasks.filter((e) => !e.sites);
+    const taskOf = new Map(workflow.tasks.map((t) => [t.id, t]));
+    const tasksPair = split.tasksAt >= 0 ? top[split.tasksAt].parsed.pair : undefined;
+    if (fresh.length && tasksPair) {
+      const m = new YAMLMap<unknown, unknown>();
+      m.items = fresh.map((e) => e.parsed.pair);
+      const sites = scanExpressions(miniDoc(doc, [new Pair(tasksPair.key, m)]), { ...workflow, tasks: fresh.map((e) => e.task!).filter(Boolean) });
+      let k = 0;
+      for (const e of fresh) {
+        const [a, b] = [e.parsed.base, e.parsed.base + e.parsed.text.length];
+        e.sites = [];
+        while (k < sites.length && sites[k].scalarSpan.start >= a && sites[k].scalarSpan.start < b) e.sites.push(sites[k++]);
+      }
+    }
+    const envelope = scanExpressions(miniDoc(doc, top.filter((_, i) => i !== split.tasksAt).map((e) => e.parsed.pair)), workflow);
+    const tasksStart = tasks.length ? tasks[0].parsed.base : Infinity;
+    const sites: ExprSite[] = envelope.filter((s) => s.scalarSpan.start < tasksStart);
+    for (const e of tasks) {
+      const task = taskOf.get(String((e.parsed.pair.key as { value: unknown }).value));
+      for (const s of e.sites ?? []) {
+        s.task = task;
+        s.taskId = task?.id;
+        s.unwindOf = task ? Object.entries(task.after).filter(([, p]) => p === 'unwind').map(([id]) => id) : [];
+        sites.push(s);
+      }
+    }
+    for (const s of envelope) if (s.scalarSpan.start >= tasksStart) sites.push(s);
+    seedScanCache(doc, workflow, sites);
+
+    const catalog = opts.catalog ?? EMPTY_CATALOG;
+    const ctx: CheckContext = { doc, dialect: dialectInfo, workflow, catalog };
+    const envelopeText = top.map((e) => e.parsed.text).join('\u0000');
+    const fresh2 = tasks.filter((e) => !e.diags);
+    let diagnostics: NikaDiagnostic[] = [];
+    if (!opts.skipChecks) {
+      const primed = this.checkedWith && this.checkedWith.catalog === catalog && this.checkedWith.envelope === envelopeText;
+      diagnostics = primed
+        ? this.checkChanged(ctx, top, split.tasksAt, tasks, fresh2, sites, envelope)
+        : this.checkAll(ctx, tasks);
+      this.checkedWith = { catalog, envelope: envelopeText };
+    }
+    this.stats = { incremental: true, parsed, reused };
+    return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics };
+  }
+
+  /** Every check on the whole document; task-local findings are remembered per task slice. */
+  private checkAll(ctx: CheckContext, tasks: Entry[]): NikaDiagnostic[] {
+    const out: NikaDiagnostic[] = [];
+    for (const e of tasks) e.diags = new Map();
+    for (const check of allChecks()) {
+      const found = runOne(check, ctx);
+      out.push(...found);
+      if (!TASK_LOCAL_CHECKS.has(check.name)) continue;
+      for (const e of tasks) e.diags!.set(check.name, []);
+      for (const d of found) entryAt(tasks, d.span.start)?.diags!.get(check.name)!.push(d);
+    }
+    return out;
+  }
+
+  /**
+   * Task-local checks run on a view of the document holding the envelope and the changed tasks;
+   * the other tasks keep their findings. Whole-document checks run as usual.
+   */
+  private checkChanged(ctx: CheckContext, top: Entry[], tasksAt: number, tasks: Entry[], fresh: Entry[], allSites: ExprSite[], envelopeSites: ExprSite[]): NikaDiagnostic[] {
+    // With no changed task, one stands in so the view still has a non-empty task map.
+    const shown = fresh.length ? fresh : tasks.slice(0, 1);
+    const pairs = top.map((e) => e.parsed.pair);
+    if (tasksAt >= 0) {
+      const m = new YAMLMap<unknown, unknown>();
+      m.items = shown.map((e) => e.parsed.pair);
+      pairs[tasksAt] = new Pair(top[tasksAt].parsed.pair.key, m);
+    }
+    const mini = miniDoc(ctx.doc, pairs);
+    const shownTasks = new Set(shown.map((e) => e.task).filter((t): t is Task => !!t));
+    const miniWf: Workflow = { ...ctx.workflow, tasks: ctx.workflow.tasks.filter((t) => shownTasks.has(t)) };
+    const shownSites = new Set(shown.flatMap((e) => e.sites ?? []));
+    seedScanCache(mini, miniWf, allSites.filter((s) => shownSites.has(s) || envelopeSites.includes(s)));
+    const miniCtx: CheckContext = { ...ctx, doc: mini, workflow: miniWf };
+    for (const e of fresh) e.diags = new Map();
+
+    const out: NikaDiagnostic[] = [];
+    const first = tasks.length ? tasks[0].parsed.base : Infinity;
+    for (const check of allChecks()) {
+      if (!TASK_LOCAL_CHECKS.has(check.name)) {
+        out.push(...runOne(check, ctx));
+        continue;
+      }
+      const found = runOne(check, miniCtx);
+      for (const e of fresh) e.diags!.set(check.name, []);
+      const before: NikaDiagnostic[] = [];
+      const after: NikaDiagnostic[] = [];
+      for (const d of found) {
+        const e = entryAt(tasks, d.span.start);
+        if (!e) (d.span.start < first ? before : after).push(d);
+        else if (!e.diags!.has(check.name) || fresh.includes(e)) e.diags!.get(check.name)!.push(d);
+      }
+      out.push(...before);
+      for (const e of tasks) out.push(...(e.diags!.get(check.name) ?? []));
+      out.push(...after);
+    }
+    return out;
+  }
+}
+
+function runOne(check: Check, ctx: CheckContext): NikaDiagnostic[] {
+  try {
+    return check(ctx);
+  } catch (e) {
+    // Same fence as runChecks: one faulty check costs one finding, not the analysis.
+    return [{ code: 'NIKA-IMPL-001', severity: 'warning', message: `internal error in a check: ${(e as Error).message}`, span: { start: 0, end: 0 } }];
+  }
+}
+
+/** The task slice holding `offset` (slices are in document order). */
+function entryAt(tasks: Entry[], offset: number): Entry | undefined {
+  let lo = 0;
+  let hi = tasks.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const e = tasks[mid];
+    if (offset < e.parsed.base) hi = mid - 1;
+    else if (offset >= e.parsed.base + e.parsed.text.length) lo = mid + 1;
+    else return e;
+  }
+  return undefined;
+}
+
+/** The same document seen through a root holding only `pairs` (fresh containers, shared nodes). */
+function miniDoc(doc: NikaDocument, pairs: Pair<unknown, unknown>[]): NikaDocument {
+  const root = new YAMLMap<unknown, unknown>();
+  root.items = pairs;
+  const yaml = new Document(undefined, PARSE_OPTIONS) as unknown as Document.Parsed;
+  yaml.contents = root as never;
+  return { ...doc, yaml, root };
+}

@@ -1,0 +1,151 @@
+// The incremental analyzer must be invisible: after any sequence of edits it yields the same
+// diagnostics, IR and YAML tree as analyzing the final text from scratch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isPair, isSeq } from 'yaml';
+import { analyze, type Analysis } from '../../core/analyze.js';
+import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
+import { splitDocument } from '../../core/incremental/split.js';
+import { generateWorkflow } from '../../bench/generate.js';
+
+const root = join(__dirname, '..', '..');
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.nika\.ya?ml$/.test(name)) out.push(p);
+  }
+  return out;
+}
+const CORPUS = [...files(join(root, 'examples')), ...files(join(root, 'test', 'fixtures'))];
+
+function diagKey(a: Analysis): string[] {
+  return a.diagnostics.map((d) => JSON.stringify([d.span.start, d.span.end, d.code, d.severity, d.message, d.data ?? null, d.tags ?? null])).sort();
+}
+
+/** Every node's kind, range and scalar value, in tree order. */
+function treeKey(a: Analysis): string {
+  const out: string[] = [];
+  const walk = (n: unknown): void => {
+    if (n == null) { out.push('∅'); return; }
+    if (isPair(n)) { walk(n.key); walk(n.value); return; }
+    const node = n as { range?: number[]; value?: unknown; type?: string };
+    out.push(`${(n as object).constructor.name}${JSON.stringify(node.range)}${isMap(n) || isSeq(n) ? '' : JSON.stringify(node.value ?? null)}`);
+    if (isMap(n) || isSeq(n)) for (const it of n.items) walk(it);
+  };
+  walk(a.doc.yaml?.contents);
+  return out.join('\n');
+}
+
+function assertSame(inc: Analysis, full: Analysis, label: string): void {
+  assert.deepEqual(diagKey(inc), diagKey(full), `${label}: diagnostics`);
+  assert.equal(JSON.stringify(inc.workflow), JSON.stringify(full.workflow), `${label}: IR`);
+  assert.equal(treeKey(inc), treeKey(full), `${label}: YAML tree`);
+  assert.equal(inc.dialect, full.dialect, `${label}: dialect`);
+}
+
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+}
+
+/** Edits a user makes: type or delete a character, paste a line, break or join lines, rename. */
+function randomEdit(text: string, r: () => number): string {
+  const at = Math.floor(r() * (text.length + 1));
+  const pieces = ['x', ' ', ':', '"', '\n', '\n  ', '${{ tasks.', ' }}', '#', '-', '{', '}', '\n    with: { a: "${{ tasks.step_0001.output }}" }', '\n  new_task:\n    infer: "hi"'];
+  switch (Math.floor(r() * 4)) {
+    case 0: return text.slice(0, at) + pieces[Math.floor(r() * pieces.length)] + text.slice(at);
+    case 1: return text.slice(0, at) + text.slice(at + 1 + Math.floor(r() * 3));
+    case 2: {
+      const line = text.lastIndexOf('\n', at - 1) + 1;
+      const end = text.indexOf('\n', at);
+      return end < 0 ? text : text.slice(0, line) + text.slice(end + 1);
+    }
+    default: return text.slice(0, at) + 'y' + text.slice(at);
+  }
+}
+
+test('the split covers every character exactly once, in order', () => {
+  for (const file of CORPUS) {
+    const text = readFileSync(file, 'utf8');
+    const split = splitDocument(text);
+    if (!split) continue;
+    const pieces = [...split.top.slice(0, split.tasksAt + 1), ...split.tasks, ...split.top.slice(split.tasksAt + 1)];
+    if (split.tasksAt < 0) pieces.splice(0, pieces.length, ...split.top);
+    assert.equal(pieces.map((p) => p.text).join(''), text, file);
+  }
+});
+
+test('documents the split cannot promise to get right are analyzed whole', () => {
+  const unsafe = [
+    'nika: a\n---\ntasks: {}\n',
+    '{ nika: a, tasks: {} }\n',
+    'nika: a\ntasks:\n\tt: { infer: x }\n',
+    'nika: a\ntasks:\n  - id: t\n',
+    'nika: a\ntasks:\n  t:\n    infer: x\n t2:\n    infer: y\n',
+    '%YAML 1.2\n---\nnika: a\n',
+    'nika: "a\nb"\ntasks: {}\n',
+  ];
+  for (const text of unsafe) {
+    const inc = new IncrementalAnalyzer();
+    const a = inc.analyze(text);
+    assert.equal(inc.stats.incremental && inc.stats.reason === undefined, false, JSON.stringify(text));
+    assertSame(a, analyze(text), JSON.stringify(text));
+  }
+});
+
+test('every example and fixture analyzes the same incrementally as whole', () => {
+  for (const file of CORPUS) {
+    const text = readFileSync(file, 'utf8');
+    const inc = new IncrementalAnalyzer();
+    assertSame(inc.analyze(text), analyze(text), file);
+    // A second pass reuses every slice and must still agree.
+    assertSame(inc.analyze(text), analyze(text), `${file} (reused)`);
+  }
+});
+
+test('random edit sequences on every example and fixture agree with a full analysis at each step', () => {
+  const r = rng(12345);
+  for (const file of CORPUS) {
+    let text = readFileSync(file, 'utf8');
+    const inc = new IncrementalAnalyzer();
+    for (let step = 0; step < 25; step++) {
+      text = randomEdit(text, r);
+      assertSame(inc.analyze(text), analyze(text), `${file} after edit ${step}: ${JSON.stringify(text)}`);
+    }
+  }
+});
+
+test('typing inside one task of a large workflow reparses that task only and agrees with a full analysis', () => {
+  let text = generateWorkflow(60);
+  const inc = new IncrementalAnalyzer();
+  inc.analyze(text);
+  let at = text.indexOf('prompt: "Step ', text.length >> 1) + 'prompt: "'.length;
+  assert.ok(at > text.length >> 1);
+  const r = rng(99);
+  for (let i = 0; i < 15; i++) {
+    const piece = ['a', '${{ tasks.step_0002.output }}', '${{ tasks.nope.output }}', ' ', '${{ with.'][Math.floor(r() * 5)];
+    text = text.slice(0, at) + piece + text.slice(at);
+    at += piece.length;
+    const a = inc.analyze(text);
+    if (!/\$\{\{ with\.$/.test(text.slice(0, at))) {
+      assert.equal(inc.stats.incremental, true);
+      assert.equal(inc.stats.parsed, 1, 'one task slice parsed');
+    }
+    assertSame(a, analyze(text), `typing step ${i}`);
+  }
+});
+
+test('random edits on a generated workflow (moves, deletions, new tasks) agree with a full analysis', () => {
+  const r = rng(7);
+  let text = generateWorkflow(40);
+  const inc = new IncrementalAnalyzer();
+  for (let step = 0; step < 60; step++) {
+    text = randomEdit(text, r);
+    assertSame(inc.analyze(text), analyze(text), `step ${step}`);
+  }
+});
