@@ -31,7 +31,10 @@ export function checkLifts(ctx: CheckContext): NikaDiagnostic[] {
     if (defers) continue;
     const codeFetch = collectEffects(ctx).some((e) => e.kind === 'net' && e.task === task && e.tool === 'nika:fetch' && e.url !== undefined && codeBearingClass(e.url));
     for (const l of lifts) {
-      if (l.law === 'taint' && l.from && !reads.has(l.from)) {
+      if (l.law === 'taint' && l.from && /^(const|secrets)\./.test(l.from)) {
+        // Constants and secrets are trusted by definition: the taint law never fires on them.
+        out.push(diag('NIKA-AUTH-011', `Task '${task.id}' lifts the taint law on ${l.from}, but ${l.from.split('.')[0]} values are trusted: the law never applies to them. Remove the entry.`, l.lawSpan));
+      } else if (l.law === 'taint' && l.from && !reads.has(l.from)) {
         out.push(diag('NIKA-AUTH-011', `Task '${task.id}' lifts the taint law on ${l.from}, but nothing in this task reads it: the door guards nothing. Remove the entry, or read the binding it was written for.`, l.lawSpan));
       } else if (l.law === 'data-as-code' && !codeFetch) {
         out.push(diag('NIKA-AUTH-011', `Task '${task.id}' lifts the data-as-code law, but it fetches no code-bearing artifact: the door guards nothing. Remove the entry.`, l.lawSpan));
