@@ -1,0 +1,96 @@
+// The engine against its floors, at the same concurrency: exec tasks vs spawning the same
+// processes directly; mock/echo tasks (the scheduler's own per-task cost); MCP calls through our
+// pool vs the raw MCP SDK client on the same server-everything.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { analyze } from '../core/analyze.js';
+import { startRun } from '../engine/index.js';
+import { McpPool } from '../engine/mcp/pool.js';
+
+const root = join(__dirname, '..');
+const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+export interface EngineFigures { name: string; ours: number; floor: number; unit: string }
+
+function workflow(tasks: number, body: (i: number) => string[], permits: string[]): string {
+  const lines = [`nika: bench-engine`, 'model: mock/echo', 'permits:', ...permits, 'tasks:'];
+  for (let i = 0; i < tasks; i++) lines.push(`  t${i}:`, ...body(i).map((l) => `    ${l}`));
+  return lines.join('\n') + '\n';
+}
+
+async function runText(text: string, maxParallel?: number): Promise<number> {
+  const a = analyze(text, { skipChecks: true });
+  const t = performance.now();
+  const r = await startRun(a.workflow, { cwd: tmpdir(), maxParallel }).done;
+  const ms = performance.now() - t;
+  if (r.state !== 'success') throw new Error(`bench workflow failed: ${JSON.stringify(Object.values(r.tasks).find((x) => x.status !== 'success'))}`);
+  return ms;
+}
+
+async function spawnAll(n: number, concurrency: number): Promise<number> {
+  const t = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      await new Promise<void>((resolve, reject) => {
+        const p = spawn('printf', ['%s\\n', `task ${i}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        p.stdout.on('data', (d) => { out += d; });
+        p.on('error', reject);
+        p.on('close', () => resolve());
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return performance.now() - t;
+}
+
+const best = async (k: number, f: () => Promise<number>) => {
+  let m = Infinity;
+  for (let i = 0; i < k; i++) m = Math.min(m, await f());
+  return m;
+};
+
+export async function engineBench(): Promise<EngineFigures[]> {
+  const out: EngineFigures[] = [];
+  const CONC = 8;
+  const execText = workflow(200, (i) => ['exec:', `  command: [printf, "%s\\n", "task ${i}"]`], ['  exec: [printf]']);
+  await runText(execText, CONC);
+  const ours = await best(3, () => runText(execText, CONC));
+  const floor = await best(3, () => spawnAll(200, CONC));
+  out.push({ name: `200 exec tasks (max ${CONC} at once) vs child_process.spawn`, ours, floor, unit: 'ms' });
+
+  const echoText = workflow(1000, (i) => ['infer:', `  prompt: "echo ${i}"`], ['  {}'].map(() => '  tools: []'));
+  await runText(echoText);
+  const echo = await best(3, () => runText(echoText));
+  out.push({ name: '1,000 mock/echo infer tasks (per task)', ours: echo / 1000, floor: NaN, unit: 'ms' });
+
+  // MCP: 500 echo calls, 8 in flight, both clients already connected.
+  const CALLS = 500;
+  const pool = new McpPool({ everything: { command: process.execPath, args: [everything, 'stdio'] } });
+  await pool.listTools('everything');
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+  const inFlight = async (call: (i: number) => Promise<unknown>) => {
+    const t = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: CONC }, async () => {
+      while (next < CALLS) await call(next++);
+    }));
+    return performance.now() - t;
+  };
+  const viaPool = (i: number) => pool.callTool('everything', 'echo', { message: `m${i}` }, {});
+  const viaSdk = (i: number) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+  await inFlight(viaPool);
+  await inFlight(viaSdk);
+  const poolMs = await best(3, () => inFlight(viaPool));
+  const sdkMs = await best(3, () => inFlight(viaSdk));
+  out.push({ name: `${CALLS} MCP echo calls (${CONC} in flight) vs raw SDK client`, ours: poolMs, floor: sdkMs, unit: 'ms' });
+  await pool.close();
+  await client.close();
+  return out;
+}

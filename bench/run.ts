@@ -1,0 +1,69 @@
+// `npm run bench`: every figure side by side in one run, with its ratio to the baseline measured
+// in the same run. Usage: tsx bench/run.ts [--sizes 100,1000,5000] [--skip lsp,engine,extension]
+import { spawnSync } from 'node:child_process';
+import { statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SERVERS, floor, measureServer, type LspFigures } from './lsp.js';
+import { engineBench } from './engine.js';
+import { fmt, ratio, table } from './stats.js';
+
+const root = join(__dirname, '..');
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+const sizes = (arg('--sizes') ?? '100,1000,5000').split(',').map(Number);
+const skip = new Set((arg('--skip') ?? '').split(','));
+
+async function lsp(): Promise<void> {
+  console.log('\n## Language server (stdio), generated workflows\n');
+  const rows: (string | number)[][] = [];
+  const ratios: (string | number)[][] = [];
+  for (const n of sizes) {
+    const fl = floor(n);
+    const figs: Record<string, LspFigures> = {};
+    for (const s of SERVERS) {
+      const edits = n >= 5000 ? 10 : 30;
+      figs[s.name] = await measureServer(s, n, { edits, completions: n >= 5000 ? 10 : 30 });
+      const f = figs[s.name];
+      rows.push([`${s.name} @${n}`, fmt(f.openMs), fmt(f.editMs), fmt(f.editP95), fmt(f.editCpuMs), fmt(f.toolP50), fmt(f.toolP95), fmt(f.tasksP50), fmt(f.tasksP95), fmt(f.rss, 0), fmt(f.peakRss, 0)]);
+    }
+    rows.push([`floor: yaml parseDocument @${n} (${(fl.bytes / 1024).toFixed(0)} KiB)`, '', fmt(fl.parseMs), '', '', '', '', '', '', '', '']);
+    const ours = figs.nika;
+    const yls = figs['yaml-language-server'];
+    ratios.push([n, ratio(ours.editMs, yls.editMs), ratio(ours.editCpuMs, yls.editCpuMs), ratio(ours.editMs, fl.parseMs), ratio(ours.toolP95, yls.toolP95), ratio(ours.tasksP95, yls.tasksP95), ratio(ours.peakRss, yls.peakRss)]);
+  }
+  console.log(table(['server @tasks', 'open ms', 'edit→diag p50', 'p95', 'CPU/edit ms', 'tool: p50', 'p95', 'tasks. p50', 'p95', 'RSS MiB', 'peak'], rows));
+  console.log('\nRatios (ours ÷ baseline; below 1 is better):\n');
+  console.log(table(['tasks', 'edit wall ÷ yaml-ls', 'edit CPU ÷ yaml-ls', 'edit wall ÷ yaml parse', 'tool: p95 ÷ yaml-ls', 'tasks. p95 ÷ yaml-ls', 'peak RSS ÷ yaml-ls'], ratios));
+}
+
+async function engine(): Promise<void> {
+  console.log('\n## Engine\n');
+  const figs = await engineBench();
+  console.log(table(['workload', 'ours', 'floor', 'ratio'], figs.map((f) => [f.name, `${fmt(f.ours, 2)} ${f.unit}`, Number.isFinite(f.floor) ? `${fmt(f.floor, 2)} ${f.unit}` : '—', ratio(f.ours, f.floor)])));
+}
+
+function extension(): void {
+  console.log('\n## Extension\n');
+  const xs: { requireMs: number; activateMs: number; error?: string }[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = spawnSync(process.execPath, [join(root, 'bench', 'activation.cjs')], { encoding: 'utf8' });
+    const line = r.stdout.trim().split('\n').pop();
+    if (line) xs.push(JSON.parse(line));
+  }
+  const total = xs.map((x) => x.requireMs + x.activateMs).sort((a, b) => a - b);
+  const err = xs.find((x) => x.error)?.error;
+  const vsix = join(root, 'nika-workflows.vsix');
+  const rows = [
+    ['activation: load dist/extension.js + activate() (median of 5)', `${fmt(total[Math.floor(total.length / 2)])} ms${err ? ` (activate threw under the stand-in vscode: ${err})` : ''}`],
+    ['dist/extension.js', `${(statSync(join(root, 'dist', 'extension.js')).size / 1048576).toFixed(2)} MiB`],
+    ['VSIX (npm run package)', existsSync(vsix) ? `${(statSync(vsix).size / 1048576).toFixed(2)} MiB` : 'not built'],
+  ];
+  console.log(table(['what', 'figure'], rows));
+}
+
+(async () => {
+  console.log(`Nika benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+  if (!skip.has('lsp')) await lsp();
+  if (!skip.has('engine')) await engine();
+  if (!skip.has('extension')) extension();
+  process.exit(0);
+})().catch((e) => { console.error(e); process.exit(1); });
