@@ -12,6 +12,7 @@ import { getNode, getPair, keyName, keySpan } from '../../document.js';
 import type { Reference } from '../../expr/index.js';
 import type { SecretDecl, Task } from '../../ir.js';
 import type { Span } from '../../text.js';
+import type { ExprSite } from '../../scan.js';
 import { parseToolId } from '../../toolid.js';
 import { BUILTINS } from '../../catalog/builtins.js';
 import { chainOf } from '../../audit/resolve.js';
@@ -128,7 +129,7 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
       if (task.forEach) for (const r of referencesIn(task.forEach.items)) if (merge(st.item, refTaint(r, task))) changed = true;
       const eff = effect.get(task.id) ?? new Map();
       for (const s of bodySites) {
-        if (s.task !== task || exemptHashKey(task, s.path)) continue;
+        if (s.task !== task || exemptHashKey(task, s)) continue;
         for (const r of s.references) {
           for (const [secret, path] of refTaint(r, task) ?? []) {
             if (!eff.has(secret)) { eff.set(secret, { path, span: s.span }); changed = true; }
@@ -182,8 +183,11 @@ function sinkOf(task: Task): string | undefined {
   return b.verb;
 }
 
-function exemptHashKey(task: Task, path: Array<string | number>): boolean {
-  return task.body?.verb === 'invoke' && task.body.tool === 'nika:hash' && path[3] === 'invoke' && path[4] === 'args' && path[5] === 'key' && path.length === 6;
+/** nika:hash signs with its `key:`: exactly `${{ secrets.X }}` there is the argument's purpose, not a leak. */
+function exemptHashKey(task: Task, site: ExprSite): boolean {
+  const p = site.path;
+  return task.body?.verb === 'invoke' && task.body.tool === 'nika:hash' && p.length === 5 && p[2] === 'invoke' && p[3] === 'args' && p[4] === 'key' &&
+    site.whole && /^secrets\.[A-Za-z_][A-Za-z0-9_]*$/.test(chainOf(site.ast) ?? '');
 }
 
 /** Host written literally in a URL's text (no island before the path), lower-cased. */
