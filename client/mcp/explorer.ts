@@ -266,7 +266,9 @@ export class McpExplorer implements vscode.TreeDataProvider<McpNode>, vscode.Dis
     }
     const item = new vscode.TreeItem(row.label, row.collapsible === 'none' ? vscode.TreeItemCollapsibleState.None
       : row.collapsible === 'expanded' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = nodeId(node);
+    // A connected server gets a new id: VS Code keeps the collapse state of an id it has seen, so
+    // a row first shown while the server was starting would otherwise stay collapsed once connected.
+    item.id = node.kind === 'server' && view?.state === 'connected' ? `${nodeId(node)}#connected` : nodeId(node);
     item.description = row.description;
     if (row.tooltip) item.tooltip = new vscode.MarkdownString(row.tooltip);
     item.iconPath = row.icon.color ? new vscode.ThemeIcon(row.icon.id, new vscode.ThemeColor(row.icon.color)) : new vscode.ThemeIcon(row.icon.id);
