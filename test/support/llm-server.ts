@@ -122,6 +122,12 @@ export class LlmServer {
     return this;
   }
 
+  /** Drops the steps not consumed yet (a test that failed early must not script the next one). */
+  clearQueue(): this {
+    this.queue.length = 0;
+    return this;
+  }
+
   /** Steps not consumed yet. */
   get pending(): number {
     return this.queue.length;
