@@ -15,6 +15,8 @@ step() { echo "[e2e install] $*"; }
 
 need_apt=()
 command -v chromium >/dev/null || need_apt+=(chromium)
+# The transcripts use emoji (🔧 ✅); without a font they are boxes in the screenshots.
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need_apt+=(fonts-noto-color-emoji)
 # Headers code-server's native modules compile against, and a toolchain for node-gyp.
 for p in libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev build-essential python3 curl; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
