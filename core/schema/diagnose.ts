@@ -26,6 +26,9 @@ export function schemaDiagnostics(doc: NikaDocument, dialect: Dialect): NikaDiag
   const out: NikaDiagnostic[] = [];
   const seen = new Set<string>();
   for (const f of findings) {
+    // Current-v1 type expressions are judged by core/types (closed grammar, did-you-mean fixes);
+    // the schema's view of the same token would be a second, vaguer finding.
+    if (dialect === 'v1' && inTypeExpression(f.path)) continue;
     for (const d of toDiagnostics(doc, dialect, f, value)) {
       const key = `${d.code}|${d.span.start}|${d.span.end}|${d.message}`;
       if (seen.has(key)) continue;
@@ -84,6 +87,13 @@ function fieldName(path: ValuePath): string {
   let suffix = '';
   while (i >= 0 && typeof path[i] === 'number') { suffix = `[${path[i]}]` + suffix; i--; }
   return i >= 0 ? `${path[i]}${suffix}` : suffix || 'document';
+}
+
+/** The path is a type expression or inside one (`inputs.x.type…`, `outputs.x.type…`, `const.x.type…` of a typed const, task `returns…`). */
+function inTypeExpression(path: ValuePath): boolean {
+  if ((path[0] === 'inputs' || path[0] === 'const' || path[0] === 'outputs') && path.length >= 3 && path[2] === 'type') return true;
+  const t = inTask(path);
+  return !!t && t.length >= 1 && t[0] === 'returns';
 }
 
 function isTypePosition(path: ValuePath): boolean {

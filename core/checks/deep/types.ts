@@ -84,7 +84,6 @@ function judgeType(doc: NikaDocument, node: unknown, out: NikaDiagnostic[]): Typ
   if (containsExpression(node)) return undefined;
   const parsed = parseType(plain(node));
   for (const p of parsed.problems) {
-    if (p.schemaReports) continue;
     const span = spanAt(doc, node, p.path, p.onKey, p.offset, p.length);
     const data = p.suggestion && !p.onKey ? { fixes: [{ title: `Change to ${p.suggestion}`, edits: [{ span, newText: p.suggestion }], preferred: true }] } : undefined;
     out.push(diag(p.code, p.message, span, 'error', data));
