@@ -14,6 +14,7 @@ import type { Span } from '../../text.js';
 import { matchToolPattern } from '../../toolid.js';
 import { anchorPath } from '../../audit/fs-paths.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
+import { producersFirst } from './secrets.js';
 
 const NET_TOOLS = ['nika:fetch', 'nika:notify'];
 const EGRESS_BUILTINS = ['nika:fetch', 'nika:notify', 'nika:write', 'nika:edit', 'nika:chart', 'nika:image_fx', 'nika:image_generate', 'nika:tts_generate'];
@@ -54,31 +55,33 @@ function checkExecAfterNet(ctx: CheckContext): NikaDiagnostic[] {
     parents.set(t.id, ps);
   }
   const isNet = (t: Task) => { const tool = invokeTool(t); return (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false); };
+  // One pass, producers first: each task remembers one parent through which a network task
+  // reaches it, so every witness path can be read back without a search per exec.
+  const reachedVia = new Map<string, string>();
+  for (const t of producersFirst(tasks, parents)) {
+    for (const p of parents.get(t.id) ?? []) {
+      const pt = model.tasks.get(p);
+      if (pt && (isNet(pt) || reachedVia.has(p))) { reachedVia.set(t.id, p); break; }
+    }
+  }
   const out: NikaDiagnostic[] = [];
   for (const t of tasks) {
-    if (t.verb !== 'exec') continue;
-    // Breadth-first up the graph, keeping the way back for the witness.
-    const via = new Map<string, string>();
-    const queue = [t.id];
-    const seen = new Set(queue);
-    let found: string | undefined;
-    while (queue.length && !found) {
-      const cur = queue.shift()!;
-      for (const p of parents.get(cur) ?? []) {
-        if (seen.has(p)) continue;
-        seen.add(p);
-        via.set(p, cur);
-        const pt = model.tasks.get(p);
-        if (pt && isNet(pt)) { found = p; break; }
-        queue.push(p);
-      }
+    if (t.verb !== 'exec' || !reachedVia.has(t.id)) continue;
+    const path = [t.id];
+    const seen = new Set(path);
+    for (let cur = reachedVia.get(t.id); cur !== undefined && !seen.has(cur); cur = isNet(model.tasks.get(cur)!) ? undefined : reachedVia.get(cur)) {
+      path.push(cur);
+      seen.add(cur);
     }
-    if (!found) continue;
-    const path = [found];
-    for (let cur = found; cur !== t.id;) { cur = via.get(cur)!; path.push(cur); }
-    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${found}' (${path.join(' → ')}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, verbSpan(ctx, t)));
+    path.reverse();
+    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${path[0]}' (${witness(path)}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, verbSpan(ctx, t)));
   }
   return out;
+}
+
+/** A path for a message: long ones keep their ends. */
+export function witness(path: readonly string[]): string {
+  return (path.length > 8 ? [...path.slice(0, 3), '…', ...path.slice(-3)] : path).join(' → ');
 }
 
 function taskRefs(value: unknown): Array<{ kind: 'tasks' | 'with' | 'item'; name: string }> {

@@ -21,6 +21,7 @@ import { appendToMap } from '../semantic/edits.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
 import { valueSpan } from '../semantic/tools.js';
 import { appendToSeq } from './edits.js';
+import { witness } from './order.js';
 
 /** secret name → the path it took to get here (`secrets.k → with.t`). */
 type Taint = Map<string, string[]>;
@@ -116,32 +117,42 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
 
   // Effect-surface taint per task: which secret reaches it, through which island first.
   const effect = new Map<string, Map<string, { path: string[]; span: Span }>>();
-  const bodySites = model.sites.filter((s) => s.surface === 'body' && s.task);
-  for (let round = 0, changed = true; changed && round <= wf.tasks.length + 1; round++) {
-    changed = false;
-    for (const task of wf.tasks) {
+  const sitesOf = new Map<string, ExprSite[]>();
+  for (const s of model.sites) if (s.surface === 'body' && s.task) sitesOf.set(s.task.id, [...(sitesOf.get(s.task.id) ?? []), s]);
+  const refs = new Map(wf.tasks.map((t) => [t.id, {
+    with: Object.entries(t.with).map(([k, v]) => [k, referencesIn(v)] as const),
+    item: t.forEach ? referencesIn(t.forEach.items) : [],
+    recover: t.onError?.recover ? referencesIn(t.onError.recover.value) : [],
+  }]));
+  // Producers first, so one pass settles acyclic graphs; a second pass covers what a cycle or a
+  // binding that reads a later binding left behind (cycles are reported by the graph checks).
+  const order = producersFirst(wf.tasks, model.deps);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const task of order) {
       const st = state.get(task.id)!;
-      for (const [k, v] of Object.entries(task.with)) {
-        const t = st.with.get(k) ?? new Map();
-        for (const r of referencesIn(v)) if (merge(t, refTaint(r, task))) changed = true;
-        st.with.set(k, t);
+      const r = refs.get(task.id)!;
+      for (let again = 0, changed = true; changed && again <= r.with.length; again++) {
+        changed = false;
+        for (const [k, rs] of r.with) {
+          const t = st.with.get(k) ?? new Map();
+          for (const ref of rs) if (merge(t, refTaint(ref, task))) changed = true;
+          st.with.set(k, t);
+        }
       }
-      if (task.forEach) for (const r of referencesIn(task.forEach.items)) if (merge(st.item, refTaint(r, task))) changed = true;
+      for (const ref of r.item) merge(st.item, refTaint(ref, task));
       const eff = effect.get(task.id) ?? new Map();
-      for (const s of bodySites) {
-        if (s.task !== task || exemptHashKey(task, s)) continue;
-        for (const r of s.references) {
-          for (const [secret, path] of refTaint(r, task) ?? []) {
-            if (!eff.has(secret)) { eff.set(secret, { path, span: s.span }); changed = true; }
-          }
+      for (const s of sitesOf.get(task.id) ?? []) {
+        if (exemptHashKey(task, s)) continue;
+        for (const ref of s.references) {
+          for (const [secret, path] of refTaint(ref, task) ?? []) if (!eff.has(secret)) eff.set(secret, { path, span: s.span });
         }
       }
       effect.set(task.id, eff);
       // The model's reply is not a verbatim echo of its prompt: infer/agent outputs stay clean.
       if (task.verb === 'exec' || task.verb === 'invoke') {
-        for (const [secret, { path }] of eff) if (merge(st.out, new Map([[secret, path]]), `tasks.${task.id}.output`)) changed = true;
+        for (const [secret, { path }] of eff) merge(st.out, new Map([[secret, path]]), `tasks.${task.id}.output`);
       }
-      if (task.onError?.recover) for (const r of referencesIn(task.onError.recover.value)) if (merge(st.out, refTaint(r, task), `tasks.${task.id}.output`)) changed = true;
+      for (const ref of r.recover) merge(st.out, refTaint(ref, task), `tasks.${task.id}.output`);
     }
   }
 
@@ -151,7 +162,7 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
     if (!sink) continue;
     for (const [secret, { path, span }] of effect.get(task.id) ?? []) {
       if (sanctioned(ctx, declared[secret], sink, task, secret)) continue;
-      const trail = [...path, sink].join(' → ');
+      const trail = witness([...path, sink]);
       out.push(diag('NIKA-SEC-006', `Secret '${secret}' reaches ${sink === 'exec' || sink === 'infer' || sink === 'agent' ? `an ${sink}` : sink} in task '${task.id}' (${trail}) with no egress sanction. If that is intended, add egress: [{ to: "${sink}" }] to secrets.${secret}.`, span, 'error', sanctionFix(ctx, secret, sink)));
     }
   }
@@ -162,10 +173,39 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
       for (const [secret, path] of refTaint(r, undefined) ?? []) {
         if (seen.has(secret) || (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs')) continue;
         seen.add(secret);
-        out.push(diag('NIKA-SEC-007', `Secret '${secret}' leaves the run through outputs.${name} (${[...path, `outputs.${name}`].join(' → ')}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, site.span, 'error', sanctionFix(ctx, secret, 'outputs')));
+        out.push(diag('NIKA-SEC-007', `Secret '${secret}' leaves the run through outputs.${name} (${witness([...path, `outputs.${name}`])}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, site.span, 'error', sanctionFix(ctx, secret, 'outputs')));
       }
     }
   }
+  return out;
+}
+
+/** Tasks with every producer before its consumers (declaration order breaks ties and cycles). */
+export function producersFirst(tasks: readonly Task[], deps: ReadonlyMap<string, ReadonlySet<string>>): Task[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const done = new Set<string>();
+  const out: Task[] = [];
+  const visiting = new Set<string>();
+  const visit = (t: Task) => {
+    // Iterative depth-first walk: a long chain must not overflow the stack.
+    const stack: Array<{ t: Task; it: Iterator<string> }> = [{ t, it: (deps.get(t.id) ?? new Set<string>()).values() }];
+    visiting.add(t.id);
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const n = top.it.next();
+      if (n.done) {
+        stack.pop();
+        visiting.delete(top.t.id);
+        if (!done.has(top.t.id)) { done.add(top.t.id); out.push(top.t); }
+        continue;
+      }
+      const p = byId.get(n.value);
+      if (!p || done.has(p.id) || visiting.has(p.id)) continue;
+      visiting.add(p.id);
+      stack.push({ t: p, it: (deps.get(p.id) ?? new Set<string>()).values() });
+    }
+  };
+  for (const t of tasks) if (!done.has(t.id)) visit(t);
   return out;
 }
 
