@@ -132,3 +132,25 @@ test('no secrets declared, nothing to trace; a secret only a when: reads reaches
 `;
   assert.deepEqual(audit(text), []);
 });
+
+test('a group fold carries its members\' tainted outputs; on_error.recover taints the recovering task\'s output', () => {
+  const text = HEAD + `  a:
+    group: g
+    exec: { command: [echo, "\${{ secrets.tok }}"] }
+  b:
+    group: g
+    infer: { prompt: hi }
+    on_error: { recover: "\${{ tasks.a.output }}" }
+  c:
+    with: { all: "\${{ group.g }}" }
+    invoke: { tool: nika:log, args: { message: "\${{ with.all }}" } }
+outputs:
+  b: \${{ tasks.b.output }}
+`;
+  const sec = findings(text, /^NIKA-SEC-00[67]$/).map((d) => `${d.code} ${d.message.match(/\(([^)]*)\)/)![1]}`);
+  assert.deepEqual(sec, [
+    'NIKA-SEC-006 secrets.tok → exec',
+    'NIKA-SEC-006 secrets.tok → tasks.a.output → group.g → with.all → nika:log',
+    'NIKA-SEC-007 secrets.tok → tasks.a.output → tasks.b.output → outputs.b',
+  ]);
+});

@@ -109,6 +109,12 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
       return undefined;
     }
     const st = state.get(task.id)!;
+    if (ref.root === 'group' && first) {
+      // A fold carries every member's record, outputs included.
+      const all: Taint = new Map();
+      for (const m of model.groups.get(first) ?? []) merge(all, hop(state.get(m)?.out, `tasks.${m}.output`));
+      return hop(all, `group.${first}`);
+    }
     if (ref.root === 'with' && first) return hop(st.with.get(first), `with.${first}`);
     if (ref.root === 'item') return hop(st.item, 'item');
     if (ref.root === 'tasks' && first && !META.has(ref.segments[1]?.name ?? 'output')) return hop(state.get(first)?.out, `tasks.${first}.output`);
