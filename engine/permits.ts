@@ -75,6 +75,19 @@ export class Boundary {
     return real;
   }
 
+  /**
+   * A child's working directory (absolute): the workflow folder or what `fs.read` grants, after
+   * symlinks and `..`. Without this, `cwd: ..` or a symlinked folder let an allowed program work
+   * outside every grant.
+   */
+  cwd(abs: string): string {
+    if (!this.permits) return abs;
+    const real = realPath(abs);
+    const base = realPath(this.baseDir);
+    if (real === base || real.startsWith(base + sep) || coveredBy(real, this.readRes)) return real;
+    refuse(`running a process in ${abs}${real !== abs ? ` (resolves to ${real})` : ''}`, 'exec cwd must be inside the workflow folder or permits.fs.read');
+  }
+
   exec(argv0: string | undefined, shell: boolean): void {
     if (!this.permits) return;
     const e = this.permits.exec;

@@ -34,7 +34,7 @@ export async function runExec(body: ExecBody, ctx: ExecContext): Promise<unknown
   for (const [k, v] of Object.entries(body.env ?? {})) own[k] = toArg(v);
   ctx.boundary.env(Object.keys(body.env ?? {}), ENV_FLOOR);
   const env = composeEnv(ctx.env, ctx.boundary.passEnv, own);
-  const cwd = body.cwd ? resolve(ctx.cwd, body.cwd) : ctx.cwd;
+  const cwd = body.cwd ? ctx.boundary.cwd(resolve(ctx.cwd, body.cwd)) : ctx.cwd;
 
   if (ctx.signal.aborted) throw abortError(ctx.signal);
   const [file, args] = shell !== undefined ? ['/bin/sh', ['-c', shell]] : [argv![0], argv!.slice(1)];
