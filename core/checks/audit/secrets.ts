@@ -93,10 +93,42 @@ function checkHashKeys(ctx: CheckContext): NikaDiagnostic[] {
 
 interface TaskState { with: Map<string, Taint>; item: Taint; out: Taint }
 
+/** One place a secret's value arrives: a task's sink (exec, infer, agent, a tool id) or a workflow output. */
+export interface SecretFlow {
+  secret: string;
+  /** `exec`, `infer`, `agent`, a tool id, or `outputs`. */
+  sink: string;
+  task?: string;
+  output?: string;
+  /** Source-first taint path. */
+  path: string[];
+  span: Span;
+  /** An `egress:` entry of the secret admits this flow. */
+  sanctioned: boolean;
+}
+
 function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
+  const out: NikaDiagnostic[] = [];
+  for (const f of traceSecrets(ctx)) {
+    if (f.sanctioned) continue;
+    if (f.sink !== 'outputs') {
+      const trail = witness([...f.path, f.sink]);
+      out.push(diag('NIKA-SEC-006', `Secret '${f.secret}' reaches ${f.sink === 'exec' || f.sink === 'infer' || f.sink === 'agent' ? `an ${f.sink}` : f.sink} in task '${f.task}' (${trail}) with no egress sanction. If that is intended, add egress: [{ to: "${f.sink}" }] to secrets.${f.secret}.`, f.span, 'error', sanctionFix(ctx, f.secret, f.sink)));
+    } else {
+      out.push(diag('NIKA-SEC-007', `Secret '${f.secret}' leaves the run through outputs.${f.output} (${witness([...f.path, `outputs.${f.output}`])}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, f.span, 'error', sanctionFix(ctx, f.secret, 'outputs')));
+    }
+  }
+  return out;
+}
+
+/**
+ * Every flow of a secret into a sink, sanctioned or not (current v1). The migration can read the
+ * egress entries a file needs from here instead of re-deriving the flow.
+ */
+export function traceSecrets(ctx: CheckContext): SecretFlow[] {
   const wf = ctx.workflow;
   const declared = wf.secrets;
-  if (!Object.keys(declared).length) return [];
+  if (ctx.dialect.dialect !== 'v1' || !Object.keys(declared).length) return [];
   const model = semanticModel(ctx);
   const state = new Map<string, TaskState>();
   for (const t of wf.tasks) state.set(t.id, { with: new Map(), item: new Map(), out: new Map() });
@@ -162,14 +194,12 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
     }
   }
 
-  const out: NikaDiagnostic[] = [];
+  const flows: SecretFlow[] = [];
   for (const task of wf.tasks) {
     const sink = sinkOf(task);
     if (!sink) continue;
     for (const [secret, { path, span }] of effect.get(task.id) ?? []) {
-      if (sanctioned(ctx, declared[secret], sink, task, secret)) continue;
-      const trail = witness([...path, sink]);
-      out.push(diag('NIKA-SEC-006', `Secret '${secret}' reaches ${sink === 'exec' || sink === 'infer' || sink === 'agent' ? `an ${sink}` : sink} in task '${task.id}' (${trail}) with no egress sanction. If that is intended, add egress: [{ to: "${sink}" }] to secrets.${secret}.`, span, 'error', sanctionFix(ctx, secret, sink)));
+      flows.push({ secret, sink, task: task.id, path, span, sanctioned: sanctioned(ctx, declared[secret], sink, task, secret) });
     }
   }
   for (const site of model.sites.filter((s) => s.surface === 'outputs')) {
@@ -177,13 +207,13 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
     const seen = new Set<string>();
     for (const r of site.references) {
       for (const [secret, path] of refTaint(r, undefined) ?? []) {
-        if (seen.has(secret) || (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs')) continue;
+        if (seen.has(secret)) continue;
         seen.add(secret);
-        out.push(diag('NIKA-SEC-007', `Secret '${secret}' leaves the run through outputs.${name} (${witness([...path, `outputs.${name}`])}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, site.span, 'error', sanctionFix(ctx, secret, 'outputs')));
+        flows.push({ secret, sink: 'outputs', output: name, path, span: site.span, sanctioned: (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs') });
       }
     }
   }
-  return out;
+  return flows;
 }
 
 /** Tasks with every producer before its consumers (declaration order breaks ties and cycles). */
