@@ -75,6 +75,20 @@ export class Run implements TaskHost {
 
   emit(e: EventInput): void {
     const stamped = { ...e, ts: Date.now(), run_id: this.runId } as NikaEvent;
+    if (this.redactor.active && 'task_id' in stamped) {
+      // Streamed text is masked across chunk boundaries; the task's next event ends its stream.
+      const key = `${stamped.task_id}#${stamped.index ?? ''}`;
+      if (stamped.type === 'infer_chunk') {
+        const text = this.redactor.stream(key, stamped.text);
+        if (text) this.channel.push({ ...stamped, text });
+        return;
+      }
+      const rest = this.redactor.flush(key);
+      if (rest) {
+        const { task_id, index, ts, run_id } = stamped;
+        this.channel.push({ type: 'infer_chunk', task_id, ...(index !== undefined ? { index } : {}), ts, run_id, text: rest });
+      }
+    }
     this.channel.push(this.redactor.deep(stamped));
   }
 
