@@ -1,7 +1,7 @@
 // Commands that are never run, whatever the permits say (reference §3.2, NIKA-SEC-001). This is a
 // floor against obvious disasters, not a sandbox: the permits boundary is the real control.
 const RULES: Array<{ re: RegExp; why: string }> = [
-  { re: /\brm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*(\/|\/\*|~\/?|\$HOME\/?)(\s|;|&|\||$)/, why: 'recursive delete of / or the home directory' },
+  { re: /\brm\s+(-[a-zA-Z]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[a-zA-Z-]+\s+)*(\/|\/\*|\/\.|~\/?|\$HOME\/?)(\s|;|&|\||$)/, why: 'recursive delete of / or the home directory' },
   { re: /--no-preserve-root/, why: 'rm --no-preserve-root' },
   { re: /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, why: 'fork bomb' },
   { re: /(^|[;&|\s])(sudo\s+)?mkfs(\.[a-z0-9]+)?\b/, why: 'formatting a filesystem' },
@@ -16,6 +16,9 @@ const RULES: Array<{ re: RegExp; why: string }> = [
 /** The reason a command line is refused, or undefined when it may run. */
 export function blockedReason(commandLine: string): string | undefined {
   const line = commandLine.replace(/\s+/g, ' ');
-  for (const r of RULES) if (r.re.test(line)) return r.why;
+  // The same line as the shell will see it after quote removal and with long options spelled
+  // short: `rm -rf "/"`, `rm --recursive --force /` and `rm -rf ${HOME}` slipped past before.
+  const plain = line.replace(/["']/g, '').replace(/\$\{HOME\}/g, '$HOME').replace(/--recursive\b/g, '-r').replace(/--force\b/g, '-f');
+  for (const r of RULES) if (r.re.test(line) || r.re.test(plain)) return r.why;
   return undefined;
 }
