@@ -29,8 +29,8 @@ export function floorClass(rawHost: string): FloorClass | undefined {
   if (METADATA_NAMES.has(host)) return 'metadata';
   if (isIPv4(host)) return v4Class(host);
   if (host.includes(':') && /^[0-9a-f:.]+$/.test(host)) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-    if (mapped) return v4Class(mapped[1]);
+    const embedded = embeddedV4(host);
+    if (embedded) return v4Class(embedded);
     if (host === '::1') return 'loopback';
     if (host === '::') return 'private';
     if (host === 'fd00:ec2::254') return 'metadata';
@@ -75,4 +75,20 @@ export function floorLifted(http: readonly string[] | undefined, host: string): 
 function isIPv4(s: string): boolean {
   const parts = s.split('.');
   return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+/**
+ * The IPv4 address inside an IPv6 spelling (mapped `::ffff:a.b.c.d` or `::ffff:7f00:1` as the URL
+ * parser writes it, compatible `::a.b.c.d`, NAT64 `64:ff9b::…`, 6to4 `2002:AABB:CCDD::…`).
+ */
+function embeddedV4(host: string): string | undefined {
+  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(host);
+  if (dotted) return dotted[1];
+  const hex = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  const six = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4})(:|$)/.exec(host);
+  const m = hex ?? six;
+  if (!m) return undefined;
+  const a = parseInt(m[1], 16);
+  const b = parseInt(m[2], 16);
+  return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
 }

@@ -187,6 +187,9 @@ tasks:
     'NIKA-SEC-005@http://192.168.1.20/hook',
     'NIKA-SEC-005@http://[::1]:9000/',
   ]);
+  // Every spelling of a floor address is judged as the address (IPv4 inside IPv6, decimal IPv4).
+  const spelled = text.replace('http://127.0.0.1:8787/x', 'http://[::ffff:a9fe:a9fe]/x').replace('http://[::1]:9000/', 'http://2130706433/');
+  assert.deepEqual(audit(spelled).map((x) => x.split('@')[0]), Array(4).fill('NIKA-SEC-005'));
   const granted = text.replace('http: ["*"]', 'http: ["*", "127.0.0.1", "::1"]');
   assert.deepEqual(audit(granted), ['NIKA-SEC-005@http://169.254.169.254/latest/meta-data', 'NIKA-SEC-005@http://192.168.1.20/hook']);
 });
