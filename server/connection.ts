@@ -33,21 +33,23 @@ export function startServer(connection: Connection): void {
   let catalog: ToolCatalog = { servers: [] };
   let catalogVersion = 0;
   let pull = false;
-  const cache = new Map<string, { version: number; catalogVersion: number; model: DocModel }>();
+  // `checked`: the model carries diagnostics. Completion, hover and the like take an unchecked
+  // model (parse, IR and expression sites only), so a keystroke never waits for the checks.
+  const cache = new Map<string, { version: number; catalogVersion: number; model: DocModel; checked: boolean }>();
   const pending = new Map<string, () => void>();
   // One incremental analyzer per open document: unchanged slices are not parsed or checked again.
   const analyzers = new Map<string, IncrementalAnalyzer>();
   const cancel = (uri: string) => pending.get(uri)?.();
 
-  const modelFor = (uri: string): DocModel | undefined => {
+  const modelFor = (uri: string, checked = false): DocModel | undefined => {
     const doc = documents.get(uri);
     if (!doc) return undefined;
     const hit = cache.get(uri);
-    if (hit && hit.version === doc.version && hit.catalogVersion === catalogVersion) return hit.model;
+    if (hit && hit.version === doc.version && hit.catalogVersion === catalogVersion && (hit.checked || !checked)) return hit.model;
     let analyzer = analyzers.get(uri);
     if (!analyzer) analyzers.set(uri, (analyzer = new IncrementalAnalyzer()));
-    const model = modelOf(analyzer.analyze(doc.getText(), { uri, catalog }), catalog);
-    cache.set(uri, { version: doc.version, catalogVersion, model });
+    const model = modelOf(analyzer.analyze(doc.getText(), { uri, catalog, skipChecks: !checked }), catalog);
+    cache.set(uri, { version: doc.version, catalogVersion, model, checked });
     return model;
   };
 
@@ -65,7 +67,7 @@ export function startServer(connection: Connection): void {
 
   const publish = (uri: string) => {
     pending.delete(uri);
-    const model = modelFor(uri);
+    const model = modelFor(uri, true);
     if (!model) return;
     const doc = documents.get(uri)!;
     void connection.sendDiagnostics({ uri, version: doc.version, diagnostics: diagnostics(model) });
@@ -118,7 +120,7 @@ export function startServer(connection: Connection): void {
   });
 
   connection.languages.diagnostics.on(guard('pull diagnostics', { kind: DocumentDiagnosticReportKind.Full, items: [] }, (p) => {
-    const model = modelFor(p.textDocument.uri);
+    const model = modelFor(p.textDocument.uri, true);
     return { kind: DocumentDiagnosticReportKind.Full, items: model ? diagnostics(model) : [] };
   }));
 
@@ -130,9 +132,9 @@ export function startServer(connection: Connection): void {
     else for (const d of documents.all()) schedule(d.uri, 0);
   }));
 
-  const withModel = <P extends { textDocument: { uri: string } }, R>(name: string, fallback: R, f: (m: DocModel, p: P) => R) =>
+  const withModel = <P extends { textDocument: { uri: string } }, R>(name: string, fallback: R, f: (m: DocModel, p: P) => R, checked = false) =>
     guard<P, R>(name, fallback, (p) => {
-      const m = modelFor(p.textDocument.uri);
+      const m = modelFor(p.textDocument.uri, checked);
       return m ? f(m, p) : fallback;
     });
 
@@ -154,7 +156,7 @@ export function startServer(connection: Connection): void {
   connection.onDocumentSymbol(withModel('symbols', [], (m) => documentSymbols(m)));
   connection.onFoldingRanges(withModel('folding', [], (m) => foldingRanges(m)));
   connection.languages.semanticTokens.on(withModel('semanticTokens', { data: [] }, (m) => semanticTokens(m)));
-  connection.onCodeAction(withModel('codeActions', [], (m, p) => codeActions(m, p.textDocument.uri, p.range, p.context.diagnostics, p.context.only)));
+  connection.onCodeAction(withModel('codeActions', [], (m, p) => codeActions(m, p.textDocument.uri, p.range, p.context.diagnostics, p.context.only), true));
 
   documents.listen(connection);
   connection.listen();
