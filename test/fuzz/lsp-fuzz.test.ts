@@ -164,8 +164,10 @@ test(`over stdio: ${LSP_DOCS} documents opened, edited and queried through the r
             ['textDocument/codeAction', { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: p.diagnostics.slice(0, 5) } }],
           );
         }
-        // Sent together, as an editor does while typing: the answers may come in any order.
-        await bounded(`requests on ${doc.label}`, Promise.all(calls.map(([m, params]) => conn.sendRequest(m, params).catch((e: Error) => { throw new Error(`JSON-RPC error from ${m}: ${e.message}`); }))));
+        // One at a time, so each answer gets the whole bound (the server answers in order).
+        for (const [m, params] of calls) {
+          await bounded(`${m} on ${doc.label}`, conn.sendRequest(m, params).catch((e: Error) => { throw new Error(`JSON-RPC error from ${m}: ${e.message}`); }));
+        }
         requests += calls.length;
       }
       waiters.delete(uri);
