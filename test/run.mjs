@@ -17,7 +17,10 @@ const files = [];
 })(join(root, 'test'));
 const chosen = files.filter((f) => filters.length === 0 || filters.some((s) => f.includes(s))).sort();
 if (chosen.length === 0) { console.error('no test files matched'); process.exit(1); }
+// Build the bundles once, before any test file runs: suites exercise dist/ as users run it.
+const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+if (b.status !== 0) process.exit(b.status ?? 1);
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...chosen], {
-  cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' },
+  cwd: root, stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '', NIKA_TEST_BUILT: '1' },
 });
 process.exit(r.status ?? 1);

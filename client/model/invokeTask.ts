@@ -6,6 +6,9 @@ import type { Analysis } from '../../core/analyze.js';
 import { getNode, getPair, nodeAtPath, spanOf } from '../../core/document.js';
 import type { Span } from '../../core/text.js';
 import { toolAllowed } from '../../core/toolid.js';
+import { collectEffects } from '../../core/audit/effects.js';
+import { inferPermits, renderPermits } from '../../core/audit/infer-permits.js';
+import { EMPTY_CATALOG } from '../../core/catalog/mcp.js';
 import { argsSkeleton } from './toolForm.js';
 
 export interface TextEdit { start: number; end: number; text: string }
@@ -140,7 +143,11 @@ export function permitsEdit(a: Analysis, toolId: string, unit: number, eol = '\n
   if (!pair) {
     const tasksPair = getPair(root, 'tasks');
     const at = tasksPair ? doc.lines.lineStarts[doc.lines.positionAt(spanOf(tasksPair.key)!.start).line] : text.length;
-    return { start: at, end: at, text: `permits:${eol}${u}tools:${eol}${u}${u}- ${toolId}${eol}` };
+    // A new block makes every category default-deny, so it must also grant what the workflow
+    // already does: the inferred minimal block (as NIKA-AUTH-006's fix writes it) plus the tool.
+    const inferred = inferPermits(collectEffects({ doc, dialect: a.dialectInfo, workflow, catalog: EMPTY_CATALOG }));
+    if (!inferred.tools.includes(toolId)) inferred.tools.push(toolId);
+    return { start: at, end: at, text: renderPermits(inferred, u, eol) + eol };
   }
   const permits = pair.value;
   if (isMap(permits)) {

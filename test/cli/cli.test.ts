@@ -1,6 +1,7 @@
 // The CLI as a user runs it: the bundled dist/cli.js in a child process.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { buildOnce } from '../support/processes.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,7 @@ const cli = join(root, 'dist', 'cli.js');
 const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 before(() => {
-  const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, encoding: 'utf8' });
-  assert.equal(b.status, 0, b.stderr);
+  buildOnce();
 });
 
 function nika(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
@@ -91,7 +91,8 @@ test('run --task runs the task and its upstream only', () => {
 });
 
 test('secret values are never printed', () => {
-  const file = writeWf('nika: t\nsecrets:\n  k: { source: env, key: CLI_TEST_SECRET }\npermits: { exec: true }\ntasks:\n  a:\n    exec: { command: [echo, "key=${{ secrets.k }}"] }\noutputs:\n  o: ${{ tasks.a.output }}\n');
+  // The flows are sanctioned (egress), so the check passes and the run itself must mask the value.
+  const file = writeWf('nika: t\nsecrets:\n  k: { source: env, key: CLI_TEST_SECRET, egress: [{ to: exec }, { to: outputs }] }\npermits: { exec: [echo] }\ntasks:\n  a:\n    exec: { command: [echo, "key=${{ secrets.k }}"] }\noutputs:\n  o: ${{ tasks.a.output }}\n');
   for (const mode of [[], ['--json']]) {
     const r = nika(['run', file, ...mode], { env: { CLI_TEST_SECRET: 'hunter2-very-secret' } });
     assert.equal(r.code, 0, r.err);

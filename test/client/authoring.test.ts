@@ -75,7 +75,8 @@ test('invoke task (v1): inserted after the task under the cursor, with required 
   assert.equal(plan.taskId, 'echo');
   assert.equal(plan.grantAdded, true);
   const out = apply(V1, plan.edits);
-  assert.match(out, /permits:\n  tools:\n    - mcp:everything\/echo\ntasks:\n  greet:\n    infer: .*\n  echo:\n    invoke:\n      tool: mcp:everything\/echo\n      args:\n        message: ""\n  shout:/);
+  // The new block grants what the workflow already does (exec echo) as well as the new tool.
+  assert.match(out, /permits:\n  exec: \[echo\]\n  tools: \["mcp:everything\/echo"\]\ntasks:\n  greet:\n    infer: .*\n  echo:\n    invoke:\n      tool: mcp:everything\/echo\n      args:\n        message: ""\n  shout:/);
   // The result is still a valid current-v1 workflow with the new task and the grant.
   const a = analyze(out);
   assert.deepEqual(a.workflow.tasks.map((t) => t.id), ['greet', 'echo', 'shout']);

@@ -9,7 +9,8 @@
 // CI: fixed seed, a few hundred documents. Locally: FUZZ_DOCS=5000 FUZZ_SEED=123 node test/run.mjs fuzz
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { buildOnce } from '../support/processes.js';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,8 +79,7 @@ const serverErrors: string[] = [];
 const waiters = new Map<string, { version: number; resolve: (p: PublishDiagnosticsParams) => void }>();
 
 before(() => {
-  const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
-  assert.equal(b.status, 0, b.stderr);
+  buildOnce();
 });
 
 after(async () => {

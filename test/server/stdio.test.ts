@@ -2,7 +2,8 @@
 // diagnostics, the nika/toolCatalog notification, and requests answered after hostile input.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { buildOnce } from '../support/processes.js';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { CompletionList, Hover, PublishDiagnosticsParams, WorkspaceEdit, CodeAction, InitializeResult } from 'vscode-languageserver';
@@ -35,8 +36,7 @@ function nextDiagnostics(uri: string, pred: (p: PublishDiagnosticsParams) => boo
 }
 
 before(async () => {
-  const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, encoding: 'utf8' });
-  assert.equal(b.status, 0, b.stderr);
+  buildOnce();
   proc = spawn(process.execPath, ['dist/server.js', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   conn = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
   conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {

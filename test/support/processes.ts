@@ -13,7 +13,9 @@ export const BAD_MCP = join(ROOT, 'test', 'support', 'bad-mcp-server.mjs');
 let built = false;
 /** Builds dist/ once per test process (the suites test the bundles a user runs). */
 export function buildOnce(): void {
-  if (built) return;
+  // test/run.mjs builds before starting the test files; rebuilding from each file would rewrite
+  // dist/ while other files (run in parallel) are executing it.
+  if (built || process.env.NIKA_TEST_BUILT === '1') return;
   const b = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
   built = true;
