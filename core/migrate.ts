@@ -5,6 +5,8 @@
 // Pure: no I/O, the caller decides where notes and the MCP server JSON go.
 import { isMap, isScalar, isSeq } from 'yaml';
 import { analyze } from './analyze.js';
+import { EMPTY_CATALOG } from './catalog/mcp.js';
+import { traceSecrets } from './checks/audit/secrets.js';
 import { keyName, nodeAtPath, plain } from './document.js';
 import { parseDuration } from './duration.js';
 import { hasIslands } from './expr/index.js';
@@ -247,10 +249,27 @@ export function migrateToCurrent(text: string, opts: MigrateOptions = {}): Migra
   if (Object.keys(outputs).length) out.outputs = outputs;
 
   let printed = printWorkflow(out, { header, taskComments });
+  // The old file had no taint law: a converted env value also reached whatever consumed the
+  // outputs of the tasks it fed. Sanction exactly the flows the audit traces in the result.
+  if (sanctionTransitiveFlows(printed, Object.keys(home.secrets), secrets)) printed = printWorkflow(out, { header, taskComments });
   if (text.includes('\r\n')) printed = printed.replace(/\r?\n/g, '\r\n');
   const result: MigrationResult = { text: printed, notes };
   if (mcpConfig) result.mcpConfig = mcpConfig;
   return result;
+}
+
+function sanctionTransitiveFlows(printed: string, converted: string[], secrets: Record<string, Obj>): boolean {
+  if (!converted.length) return false;
+  const a = analyze(printed, { skipChecks: true });
+  let changed = false;
+  for (const f of traceSecrets({ doc: a.doc, dialect: a.dialectInfo, workflow: a.workflow, catalog: EMPTY_CATALOG })) {
+    if (f.sanctioned || !converted.includes(f.secret)) continue;
+    const egress = (secrets[f.secret].egress as Array<{ to: string }> | undefined) ?? [];
+    if (egress.some((e) => e.to === f.sink)) continue;
+    secrets[f.secret].egress = [...egress, { to: f.sink }].sort((x, y) => x.to.localeCompare(y.to));
+    changed = true;
+  }
+  return changed;
 }
 
 function mcpEntry(cfg: McpServerConfig): Obj {

@@ -227,7 +227,8 @@ outputs:
   assert.deepEqual(after.const.matrix, { os: 'linux', arch: ['x64', 'arm64'] });
   assert.equal(after.secrets.OPENAI_API_KEY.source, 'env');
   assert.equal(after.secrets.OPENAI_API_KEY.key, 'OPENAI_API_KEY');
-  assert.deepEqual(after.secrets.OPENAI_API_KEY.egress, [{ to: 'exec' }]);
+  // Direct use in the exec's env, and where that exec's output went before (infer, outputs).
+  assert.deepEqual(after.secrets.OPENAI_API_KEY.egress, [{ to: 'exec' }, { to: 'infer' }, { to: 'outputs' }]);
   assert.equal(body<{ shell: string }>(task('build')).shell, 'cargo build --${{ inputs.target }}');
   assert.deepEqual(task('build').extract, { version: '.version' });
   assert.equal(task('build').timeout, '2m');
