@@ -22,10 +22,11 @@ import { CODE_ACTION_KINDS, codeActions } from './features/codeActions.js';
 export const TRIGGER_CHARACTERS = ['.', ':', '/', '{', '$', ' ', '"'];
 
 /**
- * Diagnostics are computed once the changes already received have been applied (setImmediate
- * runs after pending I/O), so a burst of keystrokes is validated once without a fixed delay.
+ * Validation waits this long after a change: a burst of keystrokes is validated once, and a
+ * request sent right behind a keystroke (completion) is answered from the unchecked model before
+ * the checks occupy the thread (vscode-jsonrpc hands over one message per event-loop turn).
  */
-const COALESCE_MS = 0;
+const COALESCE_MS = 25;
 
 export function startServer(connection: Connection): void {
   redirectConsole(connection);
