@@ -1,5 +1,6 @@
 // `npm run bench`: every figure side by side in one run, with its ratio to the baseline measured
 // in the same run. Usage: tsx bench/run.ts [--sizes 100,1000,5000] [--skip lsp,engine,extension]
+// [--activation-runs 11]. Activation alone, after a build: tsx bench/run.ts --skip lsp,engine
 import { spawnSync } from 'node:child_process';
 import { statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,20 +45,37 @@ async function engine(): Promise<void> {
   console.log(table(['workload', 'ours', 'floor', 'ratio'], figs.map((f) => [f.name, `${fmt(f.ours, 2)} ${f.unit}`, Number.isFinite(f.floor) ? `${fmt(f.floor, 2)} ${f.unit}` : '—', ratio(f.ours, f.floor)])));
 }
 
-function extension(): void {
-  console.log('\n## Extension\n');
-  const xs: { requireMs: number; activateMs: number; error?: string }[] = [];
-  for (let i = 0; i < 5; i++) {
-    const r = spawnSync(process.execPath, [join(root, 'bench', 'activation.cjs')], { encoding: 'utf8' });
+type Activation = {
+  requireMs: number; activateMs: number; requireCpuMs: number; activateCpuMs: number;
+  deferredMs: number; deferredCpuMs: number; loadedByActivation: string[]; loadedAfter: string[]; error?: string;
+};
+
+/** Runs bench/activation.cjs in fresh processes; medians, since one cold load is noisy. */
+function activationRuns(n: number, extensionRoot = root): Activation[] {
+  const xs: Activation[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = spawnSync(process.execPath, [join(root, 'bench', 'activation.cjs'), extensionRoot], { encoding: 'utf8' });
     const line = r.stdout.trim().split('\n').pop();
     if (line) xs.push(JSON.parse(line));
   }
-  const total = xs.map((x) => x.requireMs + x.activateMs).sort((a, b) => a - b);
+  return xs;
+}
+
+function extension(): void {
+  console.log('\n## Extension\n');
+  const xs = activationRuns(Number(arg('--activation-runs') ?? 11));
+  const med = (f: (x: Activation) => number) => { const v = xs.map(f).sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
   const err = xs.find((x) => x.error)?.error;
+  const early = [...new Set(xs.flatMap((x) => x.loadedByActivation ?? []))];
   const vsix = join(root, 'nika-workflows.vsix');
+  const size = (f: string) => existsSync(join(root, 'dist', f)) ? `${(statSync(join(root, 'dist', f)).size / 1048576).toFixed(2)} MiB` : '—';
   const rows = [
-    ['activation: load dist/extension.js + activate() (median of 5)', `${fmt(total[Math.floor(total.length / 2)])} ms${err ? ` (activate threw under the stand-in vscode: ${err})` : ''}`],
-    ['dist/extension.js', `${(statSync(join(root, 'dist', 'extension.js')).size / 1048576).toFixed(2)} MiB`],
+    [`activation: load dist/extension.js + activate(), wall (median of ${xs.length})`, `${fmt(med((x) => x.requireMs + x.activateMs))} ms${err ? ` (activate threw under the stand-in vscode: ${err})` : ''}`],
+    ['activation, CPU (steadier on a busy machine)', `${fmt(med((x) => x.requireCpuMs + x.activateCpuMs))} ms`],
+    ['lazy bundles loaded by activation (should be none)', early.length ? early.join(', ') : 'none'],
+    ['deferred right after activation (language client load + start), wall / CPU', `${fmt(med((x) => x.deferredMs))} / ${fmt(med((x) => x.deferredCpuMs))} ms`],
+    ['dist/extension.js', size('extension.js')],
+    ['dist/languageClient.js, analysis.js, engine.js (loaded on use)', ['languageClient.js', 'analysis.js', 'engine.js'].map(size).join(', ')],
     ['VSIX (npm run package)', existsSync(vsix) ? `${(statSync(vsix).size / 1048576).toFixed(2)} MiB` : 'not built'],
   ];
   console.log(table(['what', 'figure'], rows));

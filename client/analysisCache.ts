@@ -1,7 +1,8 @@
 // One analysis per document version, shared by lenses, decorations, transcripts and commands
 // (the language server has its own; this one only serves the client's views).
 import * as vscode from 'vscode';
-import { analyze, type Analysis } from '../core/analyze.js';
+import type { Analysis } from '../core/analyze.js';
+import { loadAnalysis } from './lazy.js';
 
 const cache = new Map<string, { version: number; analysis: Analysis }>();
 
@@ -9,7 +10,7 @@ export function analysisOf(doc: vscode.TextDocument): Analysis {
   const key = doc.uri.toString();
   const hit = cache.get(key);
   if (hit && hit.version === doc.version) return hit.analysis;
-  const analysis = analyze(doc.getText(), { uri: key });
+  const analysis = loadAnalysis().analyze(doc.getText(), { uri: key });
   cache.set(key, { version: doc.version, analysis });
   return analysis;
 }

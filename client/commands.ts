@@ -6,7 +6,7 @@ import { analysisOf, isNikaDocument } from './analysisCache.js';
 import { RunDocuments, openReadOnly } from './documents.js';
 import { callToolFlow } from './mcp/callTool.js';
 import type { McpExplorer, McpNode } from './mcp/explorer.js';
-import { planInvokeInsertion } from './model/invokeTask.js';
+import { loadAnalysis } from './lazy.js';
 import { exampleMcpJson, type ToolView } from './model/mcpTree.js';
 import { safeJson } from './model/format.js';
 import type { RunMode, RunView } from './model/runState.js';
@@ -215,7 +215,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const t = await toolFromArg(mcp, n, 'insert as an invoke task');
       if (!t) return;
       const doc = editor.document;
-      const plan = planInvokeInsertion(analysisOf(doc), doc.offsetAt(editor.selection.active), { server: t.server, name: t.tool.name, inputSchema: t.tool.inputSchema });
+      const plan = loadAnalysis().planInvokeInsertion(analysisOf(doc), doc.offsetAt(editor.selection.active), { server: t.server, name: t.tool.name, inputSchema: t.tool.inputSchema });
       if ('error' in plan) {
         void vscode.window.showErrorMessage(plan.error);
         return;

@@ -1,14 +1,16 @@
 // The language client: starts dist/server.js over stdio, restarts on demand, and forwards the
 // MCP tool catalog (`nika/toolCatalog`) whenever it changes — also right after each (re)start.
 import * as vscode from 'vscode';
-import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type { ToolCatalog } from '../core/catalog/mcp.js';
+import { loadLanguageClient } from './lazy.js';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
 export class LanguageClientHost implements vscode.Disposable {
   private client?: LanguageClient;
   private catalog?: ToolCatalog;
+  private disposed = false;
   private readonly emitter = new vscode.EventEmitter<ServerState>();
   readonly onDidChangeState = this.emitter.event;
   private readonly readyEmitter = new vscode.EventEmitter<void>();
@@ -18,6 +20,12 @@ export class LanguageClientHost implements vscode.Disposable {
   constructor(private readonly context: vscode.ExtensionContext, private readonly output: vscode.OutputChannel) {}
 
   async start(): Promise<void> {
+    this.emitter.fire('starting');
+    // The client library is loaded after activate() has returned: the editor is not held up by
+    // it, and the server process takes far longer to come up than this takes to load.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.disposed) return;
+    const { LanguageClient, State, TransportKind } = loadLanguageClient();
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.stdio },
@@ -32,7 +40,6 @@ export class LanguageClientHost implements vscode.Disposable {
     client.onDidChangeState((e) => {
       this.emitter.fire(e.newState === State.Running ? 'running' : e.newState === State.Starting ? 'starting' : 'stopped');
     });
-    this.emitter.fire('starting');
     try {
       await client.start();
       this.emitter.fire('running');
@@ -54,7 +61,7 @@ export class LanguageClientHost implements vscode.Disposable {
   /** Remembers the catalog and sends it when a server is there to hear it. */
   async setCatalog(catalog: ToolCatalog): Promise<void> {
     this.catalog = catalog;
-    if (this.client?.state === State.Running) await this.send(catalog);
+    if (this.client && this.client.state === loadLanguageClient().State.Running) await this.send(catalog);
   }
 
   private async send(catalog: ToolCatalog): Promise<void> {
@@ -66,6 +73,7 @@ export class LanguageClientHost implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     this.emitter.dispose();
     this.readyEmitter.dispose();
     await this.client?.stop().catch(() => undefined);

@@ -13,6 +13,7 @@ import type { ToolCatalog } from '../../core/catalog/mcp.js';
 import { readSettings } from '../settings.js';
 import { debounce, errorMessage } from '../util.js';
 import { MultiPool } from './multiPool.js';
+import { loadEngine, type EngineBundle } from '../lazy.js';
 
 export type McpNode =
   | { kind: 'server'; server: string }
@@ -33,7 +34,7 @@ interface Entry {
   sub?: { dispose(): void };
 }
 
-type EngineMcp = typeof import('../../engine/mcp/index.js');
+type EngineMcp = EngineBundle['mcp'];
 
 export class McpExplorer implements vscode.TreeDataProvider<McpNode>, vscode.Disposable {
   private readonly entries = new Map<string, Entry>();
@@ -56,7 +57,7 @@ export class McpExplorer implements vscode.TreeDataProvider<McpNode>, vscode.Dis
 
   private async mcp(): Promise<EngineMcp> {
     // The MCP SDK is loaded on first use only.
-    this.engine ??= await import('../../engine/mcp/index.js');
+    this.engine ??= loadEngine().mcp;
     return this.engine;
   }
 

@@ -3,7 +3,8 @@
 // McpClientPool through this adapter; the first pool that knows a name wins, which keeps the
 // precedence of the sources (a workflow's own `mcp:` block before the editor's servers).
 import type { McpServerConfig } from '../../core/ir.js';
-import { NikaError, type McpClientPool, type McpToolInfo } from '../../engine/contracts.js';
+import type { McpClientPool, McpToolInfo } from '../../engine/contracts.js';
+import { loadEngine } from '../lazy.js';
 
 export class MultiPool implements McpClientPool {
   constructor(private readonly pools: () => McpClientPool[], private readonly onClose?: () => Promise<void>) {}
@@ -11,7 +12,8 @@ export class MultiPool implements McpClientPool {
   private owner(server: string): McpClientPool {
     for (const p of this.pools()) if (server in p.servers()) return p;
     const known = this.pools().flatMap((p) => Object.keys(p.servers()));
-    throw new NikaError('NIKA-MCP-001', `MCP server "${server}" is not configured${known.length ? ` (configured: ${known.join(', ')})` : ''}. Add it to .vscode/mcp.json, .mcp.json or the nika.mcp.servers setting.`, { details: { server } });
+    // The engine's own class: its instanceof checks must recognise this error.
+    throw new (loadEngine().NikaError)('NIKA-MCP-001', `MCP server "${server}" is not configured${known.length ? ` (configured: ${known.join(', ')})` : ''}. Add it to .vscode/mcp.json, .mcp.json or the nika.mcp.servers setting.`, { details: { server } });
   }
 
   listTools(server: string, signal?: AbortSignal): Promise<McpToolInfo[]> {

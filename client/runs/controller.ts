@@ -13,6 +13,7 @@ import { RunLogFormatter } from '../model/runLog.js';
 import { applyEvent, createRun, refuseRun, type RunMode, type RunView } from '../model/runState.js';
 import { readSettings } from '../settings.js';
 import { errorMessage } from '../util.js';
+import { loadEngine } from '../lazy.js';
 import type { RunStore } from './store.js';
 import { findOfficialBinary, startOfficialRun } from './officialBackend.js';
 import type { McpClientPool } from '../../engine/contracts.js';
@@ -128,7 +129,7 @@ export class RunController {
     extras: NonNullable<ReturnType<RunStore['extrasOf']>>; req: RunRequest;
   }): Promise<void> {
     // Loaded on first run only: activation stays free of the engine and the MCP SDK.
-    const engine = await import('../../engine/index.js');
+    const engine = loadEngine().run;
     const workflow: Workflow = o.settings.defaultModel && !wf.model ? { ...wf, model: o.settings.defaultModel } : wf;
     const pool = await this.deps.poolForRun(workflow, o.env, o.cwd);
     const handle = engine.startRun(workflow, {
