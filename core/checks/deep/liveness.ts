@@ -96,7 +96,7 @@ function constantWhen(ctx: CheckContext, task: Task): Span | undefined {
   const model = semanticModel(ctx);
   const node = getNode(model.taskNode(task), 'when');
   if (!isScalar(node) || typeof node.value !== 'string') return undefined;
-  const site = model.sites.find((s) => s.syntax === 'expr' && s.scalar === node);
+  const site = model.sitesOfScalar(node).find((s) => s.syntax === 'expr');
   if (!site?.ast || site.errors.length || !site.whole) return undefined;
   if (site.references.some((r) => r.root !== 'const')) return undefined;
   if (hasFreeIdent(site.ast)) return undefined;
@@ -128,8 +128,8 @@ function edgesOf(ctx: CheckContext, task: Task): Edge[] {
     const pass: State[] = pred === 'terminal' ? ALL : [pred as State];
     out.push({ producer, pass, span, what: `after: { ${producer}: ${pred} }` });
   }
-  for (const site of model.sites) {
-    if (site.task !== task || site.surface !== 'with' || site.syntax !== 'expr') continue;
+  for (const site of model.sitesOfTask(task)) {
+    if (site.surface !== 'with' || site.syntax !== 'expr') continue;
     for (const ref of site.references) {
       const producer = ref.segments[0]?.name;
       if (ref.root === 'group' && producer) {

@@ -10,6 +10,10 @@ import { scanExpressionsCached, type ExprSite } from '../../scan.js';
 
 export interface SemanticModel {
   sites: ExprSite[];
+  /** The sites owned by a task, in document order (an index: checks run per task over 1,000s of them). */
+  sitesOfTask(task: Task): readonly ExprSite[];
+  /** The sites inside one string scalar, in document order. */
+  sitesOfScalar(scalar: unknown): readonly ExprSite[];
   tasks: Map<string, Task>;
   /** group name → member ids in declaration order. */
   groups: Map<string, string[]>;
@@ -49,6 +53,14 @@ export function referencesIn(value: unknown, out: Reference[] = [], budget = { n
     for (const v of Object.values(value)) referencesIn(v, out, budget);
   }
   return out;
+}
+
+const NONE: readonly ExprSite[] = Object.freeze([]);
+
+function push<K>(m: Map<K, ExprSite[]>, k: K, s: ExprSite): void {
+  const list = m.get(k);
+  if (list) list.push(s);
+  else m.set(k, [s]);
 }
 
 function build(ctx: CheckContext): SemanticModel {
@@ -93,8 +105,22 @@ function build(ctx: CheckContext): SemanticModel {
   if (isMap(tasksNode)) for (const p of tasksNode.items) { const k = keyName(p); if (k !== undefined && !nodes.has(k)) nodes.set(k, p.value); }
   else if (isSeq(tasksNode)) tasksNode.items.forEach((item, i) => nodes.set(i, item));
 
+  const sites = scanExpressionsCached(ctx.doc, wf);
+  // Built on first use, in one pass: per-task scans of the whole site list were quadratic.
+  let byTask: Map<Task, ExprSite[]> | undefined;
+  let byScalar: Map<unknown, ExprSite[]> | undefined;
+  const index = () => {
+    byTask = new Map();
+    byScalar = new Map();
+    for (const s of sites) {
+      if (s.task) push(byTask, s.task, s);
+      push(byScalar, s.scalar, s);
+    }
+  };
   return {
-    sites: scanExpressionsCached(ctx.doc, wf),
+    sites,
+    sitesOfTask: (task) => { if (!byTask) index(); return byTask!.get(task) ?? NONE; },
+    sitesOfScalar: (scalar) => { if (!byScalar) index(); return byScalar!.get(scalar) ?? NONE; },
     tasks, groups, deps,
     taskNode: (task) => (task.path.length === 2 && task.path[0] === 'tasks' ? nodes.get(task.path[1]) : undefined),
     reaches: (from, to) => reachable(from).has(to),

@@ -32,12 +32,12 @@ function staticKind(n: ExprNode): Kind {
 export function checkWhen(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect === 'legacy') return [];
   const out: NikaDiagnostic[] = [];
-  const sites = semanticModel(ctx).sites;
+  const model = semanticModel(ctx);
   for (const task of ctx.workflow.tasks) {
-    const node = getNode(semanticModel(ctx).taskNode(task), 'when');
+    const node = getNode(model.taskNode(task), 'when');
     if (!isScalar(node) || typeof node.value !== 'string') continue;
     const span = spanOf(node)!;
-    const own = sites.filter((s) => s.syntax === 'expr' && s.scalar === node);
+    const own = model.sitesOfScalar(node).filter((s) => s.syntax === 'expr');
     if (own.length === 0) {
       out.push(diag('NIKA-VAR-005', `when: takes a YAML boolean or a \${{ }} expression; a plain string is not evaluated. Write when: "\${{ ${node.value.trim()} }}".`, span, 'error',
         replaceFix('Wrap in ${{ }}', span, JSON.stringify(`\${{ ${node.value.trim()} }}`))));
