@@ -170,23 +170,46 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
     if (writer[i] && eff && !writerOrigin) writerOrigin = eff;
   }
 
-  // Dominators over the graph: a gate helps only if every path to the task passes through it.
-  const dom: Array<Set<number>> = new Array(n);
-  for (const i of order) {
-    let acc: Set<number> | undefined;
-    for (const p of parents[i]) acc = acc ? new Set([...acc].filter((x) => dom[p].has(x))) : new Set(dom[p]);
-    const d = acc ?? new Set<number>();
-    d.add(i);
-    dom[i] = d;
-  }
-
+  const gated = gateDominated(order, parents, gate);
   const out: NikaDiagnostic[] = [];
   tasks.forEach((t, i) => {
     if (!egress[i] || !effOrigin[i]) return;
-    if ([...dom[i]].some((g) => g !== i && gate[g])) return;
+    if (gated[i]) return;
     out.push(diag('NIKA-SEC-009', `Lethal trifecta: untrusted content from '${effOrigin[i]}' reaches task '${t.id}', which can send data out, while the permits allow a private read (fs.read), an untrusted ingress and an external egress (${disjunct}), and no blocking human gate (invoke nika:prompt without default:) stands on every path to it. Gate this task behind a prompt, or drop one of the three grants.`, verbSpan(ctx, t)));
   });
   return out;
+}
+
+/**
+ * For each task: does a gate strictly dominate it (stand on every path to it)? The dominator tree
+ * of a DAG, in topological order: a task's immediate dominator is the nearest common ancestor of
+ * its parents in that tree (a virtual root above the sources). Ancestors are found by binary
+ * lifting; intersecting full dominator sets was quadratic on long chains.
+ */
+function gateDominated(order: readonly number[], parents: ReadonlyArray<ReadonlySet<number>>, gate: readonly boolean[]): boolean[] {
+  const n = parents.length;
+  const root = n;
+  const levels = Math.max(1, Math.ceil(Math.log2(n + 2)));
+  const up: Int32Array[] = Array.from({ length: levels }, () => new Int32Array(n + 1).fill(root));
+  const depth = new Int32Array(n + 1);
+  const above = new Array<boolean>(n + 1).fill(false);
+  const lca = (a: number, b: number): number => {
+    if (depth[a] < depth[b]) [a, b] = [b, a];
+    for (let k = levels - 1; k >= 0; k--) if (depth[a] - (1 << k) >= depth[b]) a = up[k][a];
+    if (a === b) return a;
+    for (let k = levels - 1; k >= 0; k--) if (up[k][a] !== up[k][b]) { a = up[k][a]; b = up[k][b]; }
+    return up[0][a];
+  };
+  for (const i of order) {
+    let idom = -1;
+    for (const p of parents[i]) idom = idom < 0 ? p : lca(idom, p);
+    if (idom < 0) idom = root;
+    up[0][i] = idom;
+    for (let k = 1; k < levels; k++) up[k][i] = up[k - 1][up[k - 1][i]];
+    depth[i] = depth[idom] + 1;
+    above[i] = idom !== root && (gate[idom] || above[idom]);
+  }
+  return above.slice(0, n);
 }
 
 /** Kahn's order over parent sets, or undefined on a cycle. */
