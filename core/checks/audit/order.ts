@@ -81,7 +81,12 @@ function checkExecAfterNet(ctx: CheckContext): NikaDiagnostic[] {
 
 /** A path for a message: long ones keep their ends. */
 export function witness(path: readonly string[]): string {
-  return (path.length > 8 ? [...path.slice(0, 3), '…', ...path.slice(-3)] : path).join(' → ');
+  return path.length > 8 ? elided(path.slice(0, 3), path.slice(-3)) : path.join(' → ');
+}
+
+/** A long path by its ends. */
+export function elided(first: readonly string[], last: readonly string[]): string {
+  return [...first, '…', ...last].join(' → ');
 }
 
 function taskRefs(value: unknown): Array<{ kind: 'tasks' | 'with' | 'item'; name: string }> {

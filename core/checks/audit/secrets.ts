@@ -21,10 +21,40 @@ import { appendToMap } from '../semantic/edits.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
 import { valueSpan } from '../semantic/tools.js';
 import { appendToSeq } from './edits.js';
-import { witness } from './order.js';
+import { elided, witness } from './order.js';
+
+/**
+ * A taint path, newest step first and shared between the tasks it passes through: copying the
+ * whole path at every hop was quadratic along a chain. `head` keeps its first three steps, which
+ * is all a long witness shows of the start.
+ */
+interface Trail { step: string; prev?: Trail; len: number; head: readonly string[] }
+
+function start(step: string): Trail {
+  return { step, len: 1, head: [step] };
+}
+
+function extend(t: Trail, step: string): Trail {
+  return { step, prev: t, len: t.len + 1, head: t.head.length < 3 ? [...t.head, step] : t.head };
+}
+
+function toArray(t: Trail): string[] {
+  const out: string[] = new Array(t.len);
+  for (let c: Trail | undefined = t, i = t.len - 1; c; c = c.prev, i--) out[i] = c.step;
+  return out;
+}
+
+/** `witness([...path, ...tail])` without spelling out a long path. */
+function trailWitness(t: Trail, tail: readonly string[]): string {
+  const total = t.len + tail.length;
+  if (total <= 8) return witness([...toArray(t), ...tail]);
+  const last: string[] = [...tail];
+  for (let c: Trail | undefined = t; c && last.length < 3; c = c.prev) last.unshift(c.step);
+  return elided(t.head, last.slice(-3));
+}
 
 /** secret name → the path it took to get here (`secrets.k → with.t`). */
-type Taint = Map<string, string[]>;
+type Taint = Map<string, Trail>;
 
 const META = new Set(['status', 'duration_ms', 'started_at', 'ended_at', 'error']);
 const SINKS = new Set(['exec', 'infer', 'agent', 'outputs']);
@@ -33,7 +63,7 @@ function merge(into: Taint, from: Taint | undefined, hop?: string): boolean {
   let changed = false;
   for (const [s, path] of from ?? []) {
     if (into.has(s)) continue;
-    into.set(s, hop && path[path.length - 1] !== hop ? [...path, hop] : path);
+    into.set(s, hop && path.step !== hop ? extend(path, hop) : path);
     changed = true;
   }
   return changed;
@@ -80,7 +110,7 @@ function checkHashKeys(ctx: CheckContext): NikaDiagnostic[] {
     const key = getNode(getNode(invoke, 'args'), 'key');
     if (key === undefined || key === null) continue;
     const text = isScalar(key) && typeof key.value === 'string' ? key.value.trim() : undefined;
-    const site = text !== undefined ? model.sites.find((s) => s.scalar === key) : undefined;
+    const site = text !== undefined ? model.sitesOfScalar(key)[0] : undefined;
     const chain = site?.whole ? chainOf(site.ast) : undefined;
     const ok = chain !== undefined && /^secrets\.[A-Za-z_][A-Za-z0-9_]*$/.test(chain);
     if (!ok) {
@@ -101,7 +131,7 @@ export interface SecretFlow {
   task?: string;
   output?: string;
   /** Source-first taint path. */
-  path: string[];
+  readonly path: string[];
   span: Span;
   /** An `egress:` entry of the secret admits this flow. */
   sanctioned: boolean;
@@ -109,13 +139,13 @@ export interface SecretFlow {
 
 function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
   const out: NikaDiagnostic[] = [];
-  for (const f of traceSecrets(ctx)) {
+  for (const f of flowsOf(ctx)) {
     if (f.sanctioned) continue;
     if (f.sink !== 'outputs') {
-      const trail = witness([...f.path, f.sink]);
+      const trail = trailWitness(f.trail, [f.sink]);
       out.push(diag('NIKA-SEC-006', `Secret '${f.secret}' reaches ${f.sink === 'exec' || f.sink === 'infer' || f.sink === 'agent' ? `an ${f.sink}` : f.sink} in task '${f.task}' (${trail}) with no egress sanction. If that is intended, add egress: [{ to: "${f.sink}" }] to secrets.${f.secret}.`, f.span, 'error', sanctionFix(ctx, f.secret, f.sink)));
     } else {
-      out.push(diag('NIKA-SEC-007', `Secret '${f.secret}' leaves the run through outputs.${f.output} (${witness([...f.path, `outputs.${f.output}`])}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, f.span, 'error', sanctionFix(ctx, f.secret, 'outputs')));
+      out.push(diag('NIKA-SEC-007', `Secret '${f.secret}' leaves the run through outputs.${f.output} (${trailWitness(f.trail, [`outputs.${f.output}`])}). Return something derived that is not the secret, or sanction it with egress: [{ to: "outputs" }].`, f.span, 'error', sanctionFix(ctx, f.secret, 'outputs')));
     }
   }
   return out;
@@ -126,6 +156,12 @@ function checkFlows(ctx: CheckContext): NikaDiagnostic[] {
  * egress entries a file needs from here instead of re-deriving the flow.
  */
 export function traceSecrets(ctx: CheckContext): SecretFlow[] {
+  return flowsOf(ctx).map(({ trail, ...f }) => ({ ...f, path: toArray(trail) }));
+}
+
+type Flow = Omit<SecretFlow, 'path'> & { trail: Trail };
+
+function flowsOf(ctx: CheckContext): Flow[] {
   const wf = ctx.workflow;
   const declared = wf.secrets;
   if (ctx.dialect.dialect !== 'v1' || !Object.keys(declared).length) return [];
@@ -135,7 +171,7 @@ export function traceSecrets(ctx: CheckContext): SecretFlow[] {
 
   const refTaint = (ref: Reference, task: Task | undefined): Taint | undefined => {
     const first = ref.segments[0]?.name;
-    if (ref.root === 'secrets' && first && first in declared) return new Map([[first, [`secrets.${first}`]]]);
+    if (ref.root === 'secrets' && first && first in declared) return new Map([[first, start(`secrets.${first}`)]]);
     if (!task) {
       if (ref.root === 'tasks' && first && !META.has(ref.segments[1]?.name ?? 'output')) return hop(state.get(first)?.out, `tasks.${first}.output`);
       return undefined;
@@ -154,9 +190,14 @@ export function traceSecrets(ctx: CheckContext): SecretFlow[] {
   };
 
   // Effect-surface taint per task: which secret reaches it, through which island first.
-  const effect = new Map<string, Map<string, { path: string[]; span: Span }>>();
+  const effect = new Map<string, Map<string, { path: Trail; span: Span }>>();
   const sitesOf = new Map<string, ExprSite[]>();
-  for (const s of model.sites) if (s.surface === 'body' && s.task) sitesOf.set(s.task.id, [...(sitesOf.get(s.task.id) ?? []), s]);
+  for (const s of model.sites) {
+    if (s.surface !== 'body' || !s.task) continue;
+    const list = sitesOf.get(s.task.id);
+    if (list) list.push(s);
+    else sitesOf.set(s.task.id, [s]);
+  }
   const refs = new Map(wf.tasks.map((t) => [t.id, {
     with: Object.entries(t.with).map(([k, v]) => [k, referencesIn(v)] as const),
     item: t.forEach ? referencesIn(t.forEach.items) : [],
@@ -194,12 +235,12 @@ export function traceSecrets(ctx: CheckContext): SecretFlow[] {
     }
   }
 
-  const flows: SecretFlow[] = [];
+  const flows: Flow[] = [];
   for (const task of wf.tasks) {
     const sink = sinkOf(task);
     if (!sink) continue;
     for (const [secret, { path, span }] of effect.get(task.id) ?? []) {
-      flows.push({ secret, sink, task: task.id, path, span, sanctioned: sanctioned(ctx, declared[secret], sink, task, secret) });
+      flows.push({ secret, sink, task: task.id, trail: path, span, sanctioned: sanctioned(ctx, declared[secret], sink, task, secret) });
     }
   }
   for (const site of model.sites.filter((s) => s.surface === 'outputs')) {
@@ -209,7 +250,7 @@ export function traceSecrets(ctx: CheckContext): SecretFlow[] {
       for (const [secret, path] of refTaint(r, undefined) ?? []) {
         if (seen.has(secret)) continue;
         seen.add(secret);
-        flows.push({ secret, sink: 'outputs', output: name, path, span: site.span, sanctioned: (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs') });
+        flows.push({ secret, sink: 'outputs', output: name, trail: path, span: site.span, sanctioned: (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs') });
       }
     }
   }
@@ -248,7 +289,7 @@ export function producersFirst(tasks: readonly Task[], deps: ReadonlyMap<string,
 function hop(t: Taint | undefined, step: string): Taint | undefined {
   if (!t || t.size === 0) return undefined;
   const out: Taint = new Map();
-  for (const [s, p] of t) out.set(s, p[p.length - 1] === step ? p : [...p, step]);
+  for (const [s, p] of t) out.set(s, p.step === step ? p : extend(p, step));
   return out;
 }
 
