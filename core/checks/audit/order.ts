@@ -57,24 +57,33 @@ function checkExecAfterNet(ctx: CheckContext): NikaDiagnostic[] {
   const isNet = (t: Task) => { const tool = invokeTool(t); return (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false); };
   // One pass, producers first: each task remembers one parent through which a network task
   // reaches it, so every witness path can be read back without a search per exec.
+  // A parent is remembered only once it is itself settled (network, or reached earlier in this
+  // pass), so following the links always ends at a network task. Each task also keeps the length
+  // and the network end of its path: long witnesses are printed by their ends, and walking every
+  // path in full was quadratic along a chain.
   const reachedVia = new Map<string, string>();
+  const upward = new Map<string, { len: number; first: readonly string[] }>();
+  const upOf = (id: string) => (isNet(model.tasks.get(id)!) ? { len: 1, first: [id] } : upward.get(id)!);
   for (const t of producersFirst(tasks, parents)) {
     for (const p of parents.get(t.id) ?? []) {
       const pt = model.tasks.get(p);
-      if (pt && (isNet(pt) || reachedVia.has(p))) { reachedVia.set(t.id, p); break; }
+      if (pt && (isNet(pt) || reachedVia.has(p))) {
+        reachedVia.set(t.id, p);
+        const u = upOf(p);
+        upward.set(t.id, { len: u.len + 1, first: u.first.length < 3 ? [...u.first, t.id] : u.first });
+        break;
+      }
     }
   }
   const out: NikaDiagnostic[] = [];
   for (const t of tasks) {
     if (t.verb !== 'exec' || !reachedVia.has(t.id)) continue;
-    const path = [t.id];
-    const seen = new Set(path);
-    for (let cur = reachedVia.get(t.id); cur !== undefined && !seen.has(cur); cur = isNet(model.tasks.get(cur)!) ? undefined : reachedVia.get(cur)) {
-      path.push(cur);
-      seen.add(cur);
-    }
-    path.reverse();
-    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${path[0]}' (${witness(path)}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, verbSpan(ctx, t)));
+    const { len, first } = upward.get(t.id)!;
+    const last = [t.id];
+    for (let cur = reachedVia.get(t.id); cur !== undefined && last.length < Math.min(len, 8); cur = isNet(model.tasks.get(cur)!) ? undefined : reachedVia.get(cur)) last.push(cur);
+    last.reverse();
+    const trail = len > 8 ? elided(first, last.slice(-3)) : witness(last);
+    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${first[0]}' (${trail}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, verbSpan(ctx, t)));
   }
   return out;
 }
