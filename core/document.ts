@@ -196,10 +196,12 @@ function scalarLayout(doc: NikaDocument, node: Scalar, span: Span): ScalarLayout
 }
 
 /**
- * The plain JS value of a node. Aliases are resolved with a budget so alias bombs stay cheap
- * (the profile check reports them; here they only must not explode).
+ * The plain JS value of a node. Aliases are not expanded (they read as null), so alias bombs
+ * cost nothing here (the profile check reports them). The node budget only bounds pathological
+ * shapes; it is far above any document under the 1 MiB limit (a 5,000-task workflow is ~60,000
+ * nodes), so real workflows are never cut short.
  */
-export function plain(node: unknown, budget = { n: 10_000 }): unknown {
+export function plain(node: unknown, budget = { n: 2_000_000 }): unknown {
   if (--budget.n < 0) return null;
   if (node === null || node === undefined) return node ?? null;
   if (isScalar(node)) return node.value;

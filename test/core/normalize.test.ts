@@ -106,3 +106,15 @@ test('CRLF and unparsable documents still normalize what they can', () => {
   assert.ok(diagnostics.some((d) => d.code === 'NIKA-PARSE-001'));
   assert.ok(wf.tasks.some((t) => t.id === 'b' || t.id === 'a'));
 });
+
+test('large workflows are read whole: 3,000 chained tasks analyze clean', () => {
+  const lines = ['nika: big', 'permits: { exec: [echo] }', 'tasks:'];
+  for (let i = 0; i < 3000; i++) {
+    lines.push(`  step_${i}:`);
+    if (i) lines.push(`    with: { p: "\${{ tasks.step_${i - 1}.output }}" }`);
+    lines.push(`    exec: { command: [echo, "\${{ ${i ? 'with.p' : "'x'"} }}"] }`);
+  }
+  const { workflow, diagnostics } = analyze(lines.join('\n'));
+  assert.equal(workflow.tasks.length, 3000);
+  assert.deepEqual(diagnostics.map((d) => d.code), []);
+});
