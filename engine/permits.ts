@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import type { Permits, Workflow } from '../core/ir.js';
 import { toolAllowed } from '../core/toolid.js';
 import { NikaError } from './contracts.js';
-import { globToRegExp } from './fs-glob.js';
+import { globToRegExp } from '../core/audit/fs-paths.js';
 
 const SEC_004 = 'NIKA-SEC-004';
 

@@ -2,7 +2,7 @@
 // directory; every path goes through the permits boundary after symlinks and `..` are resolved.
 import { mkdir, readdir, readFile, stat, writeFile, rename } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { globToRegExp, hasGlobChars } from '../fs-glob.js';
+import { globToRegExp, hasGlobChars } from '../../core/audit/fs-paths.js';
 import { builtinError } from './errors.js';
 import type { Builtin, BuiltinContext } from './types.js';
 
