@@ -10,6 +10,7 @@ import { budgetText } from '../model/decorations.js';
 import type { RunView, TaskRun } from '../model/runState.js';
 import { readSettings } from '../settings.js';
 import { debounce, throttle } from '../util.js';
+import { RunningTicker } from './runningTicker.js';
 import type { RunStore } from './store.js';
 
 const TONE_COLOR: Record<Tone, string> = {
@@ -29,9 +30,10 @@ export class EditorResults implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   private readonly render = throttle(() => this.renderAll(), 200);
   private readonly onEdit = debounce((doc: vscode.TextDocument) => this.checkEdits(doc), 300);
-  private ticker: NodeJS.Timeout | undefined;
+  private readonly ticker: RunningTicker;
 
   constructor(private readonly store: RunStore) {
+    this.ticker = new RunningTicker(store, () => this.render());
     for (const tone of Object.keys(TONE_COLOR) as Tone[]) {
       this.types.set(tone, vscode.window.createTextEditorDecorationType({
         after: { color: new vscode.ThemeColor(TONE_COLOR[tone]), margin: '0 0 0 2.5em', fontStyle: tone === 'running' || tone === 'waiting' ? 'italic' : 'normal' },
@@ -43,7 +45,7 @@ export class EditorResults implements vscode.Disposable {
     this.subs.push(
       store.onDidChange(() => {
         this.render();
-        this.tick();
+        this.ticker.poke();
       }),
       vscode.window.onDidChangeVisibleTextEditors(() => this.render()),
       vscode.workspace.onDidChangeTextDocument((e) => { if (isNikaDocument(e.document) && e.contentChanges.length) this.onEdit(e.document); }),
@@ -51,16 +53,6 @@ export class EditorResults implements vscode.Disposable {
     );
   }
 
-  private tick(): void {
-    if (this.ticker || this.store.running().length === 0) return;
-    this.ticker = setInterval(() => {
-      if (this.store.running().length === 0) {
-        clearInterval(this.ticker);
-        this.ticker = undefined;
-      }
-      this.render();
-    }, 1000);
-  }
 
   /** Edits to a task's text hide its results: they no longer describe what is written. */
   private checkEdits(doc: vscode.TextDocument): void {
@@ -165,7 +157,7 @@ export class EditorResults implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.ticker) clearInterval(this.ticker);
+    this.ticker.dispose();
     this.render.dispose();
     this.onEdit.dispose();
     this.subs.forEach((s) => s.dispose());

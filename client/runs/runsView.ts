@@ -2,6 +2,7 @@
 // Clicking a task opens its full output; runs can be re-run or cancelled inline.
 import * as vscode from 'vscode';
 import { runRow, taskRow, type RowModel } from '../model/runsTree.js';
+import { RunningTicker } from './runningTicker.js';
 import type { RunStore } from './store.js';
 import { throttle } from '../util.js';
 
@@ -12,26 +13,16 @@ export class RunsView implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly refresh = throttle(() => this.emitter.fire(undefined), 250);
   private readonly sub: vscode.Disposable;
-  private ticker: NodeJS.Timeout | undefined;
+  private readonly ticker: RunningTicker;
 
   constructor(private readonly store: RunStore) {
+    this.ticker = new RunningTicker(store, () => this.refresh());
     this.sub = store.onDidChange(() => {
       this.refresh();
-      this.tick();
+      this.ticker.poke();
     });
   }
 
-  /** While something runs, elapsed times move once a second. */
-  private tick(): void {
-    if (this.ticker || this.store.running().length === 0) return;
-    this.ticker = setInterval(() => {
-      if (this.store.running().length === 0) {
-        clearInterval(this.ticker);
-        this.ticker = undefined;
-      }
-      this.refresh();
-    }, 1000);
-  }
 
   getChildren(node?: RunNode): RunNode[] {
     if (!node) return this.store.runs.map((r) => ({ kind: 'run', key: r.key }));
@@ -66,7 +57,7 @@ export class RunsView implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   }
 
   dispose(): void {
-    if (this.ticker) clearInterval(this.ticker);
+    this.ticker.dispose();
     this.refresh.dispose();
     this.sub.dispose();
     this.emitter.dispose();
