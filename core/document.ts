@@ -1,6 +1,6 @@
 // Parsing a .nika.yaml text into a YAML AST with offsets, and the small set of node helpers
 // every feature uses (path lookup, plain values, what sits under a cursor).
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument as parseYaml } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument as parseYaml } from 'yaml';
 import type { Document, Node, Pair, ParsedNode, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { diag, type NikaDiagnostic } from './diagnostic.js';
 import { LineIndex, type Span } from './text.js';
@@ -35,7 +35,9 @@ export function parseNikaDocument(text: string): NikaDocument {
   }
   let yaml: Document.Parsed;
   try {
-    yaml = parseYaml(text, { keepSourceTokens: true, uniqueKeys: false, strict: false, prettyErrors: false, lineCounter: new LineCounter() }) as Document.Parsed;
+    // No source tokens and no line counter: nothing reads them, and on a large document they cost
+    // more memory than the tree itself.
+    yaml = parseYaml(text, { uniqueKeys: false, strict: false, prettyErrors: false }) as Document.Parsed;
   } catch (e) {
     // The parser is not expected to throw, but hostile input must never take the server down.
     return { text, lines, tooLarge: false, parseDiagnostics: [diag('NIKA-PARSE-001', `YAML could not be parsed: ${(e as Error).message}`, { start: 0, end: 0 })] };

@@ -2,6 +2,7 @@ import type { NikaDocument } from '../document.js';
 import type { DialectInfo } from '../dialect.js';
 import type { Workflow } from '../ir.js';
 import type { ToolCatalog } from '../catalog/mcp.js';
+import type { TaskMemo } from './memo.js';
 
 /** Everything a check may read. Built once per document version. */
 export interface CheckContext {
@@ -10,4 +11,6 @@ export interface CheckContext {
   workflow: Workflow;
   /** Live MCP servers and their tools, as the client last reported (`nika/toolCatalog`). */
   catalog: ToolCatalog;
+  /** Per-task memo tables kept across edits by the incremental analyzer (see memo.ts). */
+  memo?: TaskMemo;
 }

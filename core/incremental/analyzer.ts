@@ -9,6 +9,7 @@ import { Document, Pair, YAMLMap } from 'yaml';
 import { analyze, type Analysis, type AnalyzeOptions } from '../analyze.js';
 import { EMPTY_CATALOG } from '../catalog/mcp.js';
 import { allChecks, runChecks, type Check } from '../checks/index.js';
+import { isTaskLocal } from '../checks/locality.js';
 import type { CheckContext } from '../checks/context.js';
 import type { NikaDiagnostic } from '../diagnostic.js';
 import { detectDialect } from '../dialect.js';
@@ -17,12 +18,17 @@ import type { Task, Workflow } from '../ir.js';
 import { normalize } from '../normalize.js';
 import { scanExpressions, seedScanCache, type ExprSite } from '../scan.js';
 import { LineIndex } from '../text.js';
-import { PARSE_OPTIONS, parseSlice, shiftSlice, stitch, type ParsedSlice } from './parse.js';
+import type { TaskMemo, TaskMemoTable } from '../checks/memo.js';
+import { Offsets, SITE_SKIP } from './offsets.js';
+import { addSliceOffsets, PARSE_OPTIONS, parseSlice, stitch, type ParsedSlice } from './parse.js';
 import { splitDocument } from './split.js';
-import { shiftedTask, shiftSpans } from './shift.js';
 
 interface Entry {
   parsed: ParsedSlice;
+  /** Where the offsets of everything below live; rebuilt after any of it changes. */
+  offsets?: Offsets;
+  /** Facts memoized by whole-document checks (memo.ts). */
+  memo?: TaskMemoTable;
   /** Task slices: the task read from it and the sites inside it, at `parsed.base`. */
   task?: Task;
   sites?: ExprSite[];
@@ -30,18 +36,6 @@ interface Entry {
   diags?: Map<string, NikaDiagnostic[]>;
 }
 
-/**
- * Checks whose findings inside a task depend only on that task and the envelope (the other
- * top-level keys). They re-run on the changed tasks alone; every other check runs on the whole
- * document. A check missing here is merely slower, never wrong.
- */
-export const TASK_LOCAL_CHECKS = new Set([
-  'duplicateKeysCheck', 'schemaCheck', 'nikaMarkCheck', 'deprecationsCheck',
-  'checkExpressionSyntax', 'checkLegacyTemplates', 'checkWhen', 'checkStatusLiterals',
-  'checkToolIds', 'checkMcpTools', 'checkModels',
-]);
-
-const SITE_SKIP = new Set(['island', 'scalar', 'task', 'path', 'value', 'unwindOf', 'taskId', 'surface', 'verb', 'syntax', 'whole', 'exact']);
 
 export interface IncrementalStats {
   /** Whether the last call went the incremental way, and how many slices it parsed. */
@@ -81,25 +75,16 @@ export class IncrementalAnalyzer {
       if (entry) {
         const delta = slice.start - entry.parsed.base;
         if (delta !== 0) {
-          shiftSlice(entry.parsed, slice.start);
-          if (entry.task) entry.task = shiftedTask(entry.task, delta);
-          // One pass over sites and findings: findings often share a site's span object.
-          const seen = new Set<object>();
-          for (const site of entry.sites ?? []) {
-            seen.add(site);
-            for (const k in site) {
-              if (SITE_SKIP.has(k)) continue;
-              const v = (site as unknown as Record<string, unknown>)[k];
-              if (v && typeof v === 'object') shiftSpans(v, delta, seen);
-            }
-          }
-          for (const list of entry.diags?.values() ?? []) shiftSpans(list, delta, seen);
+          // The task's own spans are replaced before the others move: findings may share them.
+          if (entry.task) shiftTask(entry.task, delta);
+          (entry.offsets ??= offsetsOf(entry)).shift(delta);
+          entry.parsed.base = slice.start;
         }
         reused++;
       } else {
         const p = parseSlice(slice);
         if (!p) return undefined;
-        entry = { parsed: p };
+        entry = { parsed: p, memo: new Map() };
         parsed++;
       }
       const l = next.get(slice.text);
@@ -159,6 +144,7 @@ export class IncrementalAnalyzer {
       for (const e of fresh) {
         const [a, b] = [e.parsed.base, e.parsed.base + e.parsed.text.length];
         e.sites = [];
+        e.offsets = undefined;
         while (k < sites.length && sites[k].scalarSpan.start >= a && sites[k].scalarSpan.start < b) e.sites.push(sites[k++]);
       }
     }
@@ -178,7 +164,13 @@ export class IncrementalAnalyzer {
     seedScanCache(doc, workflow, sites);
 
     const catalog = opts.catalog ?? EMPTY_CATALOG;
-    const ctx: CheckContext = { doc, dialect: dialectInfo, workflow, catalog };
+    const byTask = new Map<Task, Entry>();
+    for (const e of tasks) if (e.task) byTask.set(e.task, e);
+    const memo: TaskMemo = {
+      table: (task) => byTask.get(task)?.memo,
+      stored: (task) => { const e = byTask.get(task); if (e) e.offsets = undefined; },
+    };
+    const ctx: CheckContext = { doc, dialect: dialectInfo, workflow, catalog, memo };
     const envelopeText = top.map((e) => e.parsed.text).join('\u0000');
     const fresh2 = tasks.filter((e) => !e.diags);
     let diagnostics: NikaDiagnostic[] = [];
@@ -196,11 +188,15 @@ export class IncrementalAnalyzer {
   /** Every check on the whole document; task-local findings are remembered per task slice. */
   private checkAll(ctx: CheckContext, tasks: Entry[]): NikaDiagnostic[] {
     const out: NikaDiagnostic[] = [];
-    for (const e of tasks) e.diags = new Map();
+    for (const e of tasks) {
+      e.diags = new Map();
+      e.memo = new Map();
+      e.offsets = undefined;
+    }
     for (const check of allChecks()) {
       const found = runOne(check, ctx);
       out.push(...found);
-      if (!TASK_LOCAL_CHECKS.has(check.name)) continue;
+      if (!isTaskLocal(check)) continue;
       for (const e of tasks) e.diags!.set(check.name, []);
       for (const d of found) entryAt(tasks, d.span.start)?.diags!.get(check.name)!.push(d);
     }
@@ -226,12 +222,15 @@ export class IncrementalAnalyzer {
     const shownSites = new Set(shown.flatMap((e) => e.sites ?? []));
     seedScanCache(mini, miniWf, allSites.filter((s) => shownSites.has(s) || envelopeSites.includes(s)));
     const miniCtx: CheckContext = { ...ctx, doc: mini, workflow: miniWf };
-    for (const e of fresh) e.diags = new Map();
+    for (const e of fresh) {
+      e.diags = new Map();
+      e.offsets = undefined;
+    }
 
     const out: NikaDiagnostic[] = [];
     const first = tasks.length ? tasks[0].parsed.base : Infinity;
     for (const check of allChecks()) {
-      if (!TASK_LOCAL_CHECKS.has(check.name)) {
+      if (!isTaskLocal(check)) {
         out.push(...runOne(check, ctx));
         continue;
       }
@@ -250,6 +249,22 @@ export class IncrementalAnalyzer {
     }
     return out;
   }
+}
+
+/** The task of a slice that moved: new span objects (findings may share the old ones, which move with them). */
+function shiftTask(t: Task, delta: number): void {
+  t.span = { start: t.span.start + delta, end: t.span.end + delta };
+  t.idSpan = { start: t.idSpan.start + delta, end: t.idSpan.end + delta };
+}
+
+function offsetsOf(e: Entry): Offsets {
+  const o = new Offsets();
+  addSliceOffsets(e.parsed, o);
+  if (e.task) o.exclude(e.task); // its spans move with shiftTask
+  for (const site of e.sites ?? []) o.addSpans(site, SITE_SKIP);
+  for (const list of e.diags?.values() ?? []) o.addSpans(list);
+  for (const { value } of e.memo?.values() ?? []) o.addSpans(value);
+  return o;
 }
 
 function runOne(check: Check, ctx: CheckContext): NikaDiagnostic[] {

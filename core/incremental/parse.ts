@@ -1,12 +1,13 @@
 // Parsing slices at their document offsets and stitching them into one YAML AST that is the same
 // (node for node, range for range) as parsing the whole text. Slices are cached by content; a
-// cached slice that moved is shifted in place, so a document's AST belongs to one session and an
-// older version's nodes are reused (and re-offset) by the next one.
-import { Composer, Document, isAlias, isCollection, isMap, isPair, isScalar, Parser, YAMLMap } from 'yaml';
+// cached slice that moved is shifted in place (see offsets.ts), so a document's AST belongs to one
+// session and an older version's nodes are reused (and re-offset) by the next one.
+import { Composer, Document, isMap, isScalar, Parser, YAMLMap } from 'yaml';
 import type { Node, Pair } from 'yaml';
+import type { Offsets } from './offsets.js';
 import type { Slice, Split } from './split.js';
 
-export const PARSE_OPTIONS = { keepSourceTokens: true, uniqueKeys: false, strict: false, prettyErrors: false } as const;
+export const PARSE_OPTIONS = { uniqueKeys: false, strict: false, prettyErrors: false } as const;
 
 export interface ParsedSlice {
   text: string;
@@ -37,56 +38,12 @@ export function parseSlice(slice: Slice): ParsedSlice | undefined {
   return { text: slice.text, base: slice.start, doc, pair, value: pair.value };
 }
 
-/** Moves every offset a parsed slice holds (AST ranges and CST tokens) by `delta`. */
-export function shiftSlice(p: ParsedSlice, to: number): void {
-  const delta = to - p.base;
-  if (delta === 0) return;
-  p.base = to;
-  // The `tasks:` header carries the last stitched task map; those tasks move on their own.
-  const stitched = p.pair.value;
-  p.pair.value = p.value;
-  shiftRange(p.doc.range, delta);
-  shiftNode(p.doc.contents, delta);
-  p.pair.value = stitched;
-  const cst = (p.doc.contents as { srcToken?: unknown } | null)?.srcToken;
-  if (cst) shiftCst(cst, delta);
-}
-
-function shiftRange(r: number[] | undefined | null, delta: number): void {
-  if (!r) return;
-  for (let i = 0; i < r.length; i++) r[i] += delta;
-}
-
-function shiftNode(node: unknown, delta: number): void {
-  if (node == null) return;
-  if (isPair(node)) {
-    shiftNode(node.key, delta);
-    shiftNode(node.value, delta);
-    return;
-  }
-  if (isScalar(node) || isAlias(node)) {
-    shiftRange((node as Node).range, delta);
-    return;
-  }
-  if (isCollection(node)) {
-    shiftRange((node as Node).range, delta);
-    for (const it of node.items) shiftNode(it, delta);
-  }
-}
-
-/** CST tokens are plain objects; every numeric `offset` in them is a document offset. */
-function shiftCst(token: unknown, delta: number): void {
-  if (Array.isArray(token)) {
-    for (const t of token) shiftCst(t, delta);
-    return;
-  }
-  if (!token || typeof token !== 'object') return;
-  const t = token as Record<string, unknown>;
-  if (typeof t.offset === 'number') t.offset += delta;
-  for (const k of ['start', 'key', 'sep', 'value', 'items', 'end', 'props']) {
-    const v = t[k];
-    if (v && typeof v === 'object') shiftCst(v, delta);
-  }
+/** Every offset the parsed slice itself holds (the `tasks:` header's own value, not the stitched map). */
+export function addSliceOffsets(p: ParsedSlice, to: Offsets): void {
+  to.addRange(p.doc.range);
+  to.addRange((p.doc.contents as Node | null)?.range);
+  to.addNode(p.pair.key);
+  to.addNode(p.value);
 }
 
 export interface Stitched {

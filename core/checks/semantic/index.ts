@@ -1,6 +1,7 @@
 // Meaning checks: expressions, references, the task graph, tools and models. Each runs on the
 // shared semantic model (scan + task graph) built once per analysis.
 import type { Check } from '../index.js';
+import { taskLocal } from '../locality.js';
 import { checkExpressionSyntax } from './expressions.js';
 import { checkCycles, checkEdges, checkRecoverAndUnwind } from './graph.js';
 import { checkLegacyTemplates } from './legacy.js';
@@ -34,16 +35,16 @@ function guardInexact(check: Check): Check {
 }
 
 export const SEMANTIC_CHECKS: Check[] = [
-  checkExpressionSyntax,
+  taskLocal(checkExpressionSyntax),
   checkReferences,
-  checkLegacyTemplates,
-  checkWhen,
-  checkStatusLiterals,
+  taskLocal(checkLegacyTemplates),
+  taskLocal(checkWhen),
+  taskLocal(checkStatusLiterals),
   checkEdges,
   checkCycles,
   checkRecoverAndUnwind,
-  checkToolIds,
-  checkMcpTools,
-  checkModels,
+  taskLocal(checkToolIds),
+  taskLocal(checkMcpTools),
+  taskLocal(checkModels),
   checkUnused,
 ].map(guardInexact);
