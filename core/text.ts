@@ -6,8 +6,13 @@ export interface Span { start: number; end: number }
 
 export class LineIndex {
   readonly lineStarts: number[];
-  constructor(readonly text: string) {
-    const starts = [0];
+  /** `starts`: the line starts when the caller already has them (LF or CRLF breaks only). */
+  constructor(readonly text: string, starts?: number[]) {
+    if (starts) {
+      this.lineStarts = starts;
+      return;
+    }
+    starts = [0];
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 13 /* \r */) {

@@ -21,7 +21,7 @@ import { LineIndex } from '../text.js';
 import type { TaskMemo, TaskMemoTable } from '../checks/memo.js';
 import { Offsets, SITE_SKIP } from './offsets.js';
 import { addSliceOffsets, PARSE_OPTIONS, parseSlice, stitch, type ParsedSlice } from './parse.js';
-import { splitDocument } from './split.js';
+import { lineStarts, splitDocument } from './split.js';
 
 interface Entry {
   parsed: ParsedSlice;
@@ -32,10 +32,26 @@ interface Entry {
   /** Task slices: the task read from it and the sites inside it, at `parsed.base`. */
   task?: Task;
   sites?: ExprSite[];
+  /** Whether the sites point at `task` (then nothing about them changes while the slice is reused). */
+  sitesBound?: boolean;
   /** Findings of the task-local checks inside this slice, by check name. */
   diags?: Map<string, NikaDiagnostic[]>;
 }
 
+
+/** One version parsed, read and scanned, ready for the checks. */
+interface Prepared {
+  text: string;
+  doc: NikaDocument;
+  dialectInfo: ReturnType<typeof detectDialect>;
+  workflow: Workflow;
+  top: Entry[];
+  tasksAt: number;
+  tasks: Entry[];
+  sites: ExprSite[];
+  envelope: ExprSite[];
+  checked?: { catalog: unknown; diagnostics: NikaDiagnostic[] };
+}
 
 export interface IncrementalStats {
   /** Whether the last call went the incremental way, and how many slices it parsed. */
@@ -49,6 +65,7 @@ export class IncrementalAnalyzer {
   private pool = new Map<string, Entry[]>();
   /** What the cached findings were computed against; any change re-runs every check. */
   private checkedWith?: { catalog: unknown; envelope: string };
+  private prepared?: Prepared;
   stats: IncrementalStats = { incremental: false, parsed: 0, reused: 0 };
 
   analyze(text: string, opts: AnalyzeOptions = {}): Analysis {
@@ -56,13 +73,21 @@ export class IncrementalAnalyzer {
     if (typeof out !== 'string') return out;
     this.pool.clear();
     this.checkedWith = undefined;
+    this.prepared = undefined;
     this.stats = { incremental: false, parsed: 0, reused: 0, reason: out };
     return analyze(text, opts);
   }
 
   private tryIncremental(text: string, opts: AnalyzeOptions): Analysis | string {
+    // The server asks for an unchecked analysis (completion) and then a checked one of the same text.
+    if (this.prepared?.text === text) {
+      this.stats = { incremental: true, parsed: 0, reused: this.prepared.tasks.length + this.prepared.top.length };
+      return this.finish(this.prepared, opts);
+    }
+    this.prepared = undefined;
     if (text.length > MAX_DOCUMENT_BYTES / 4) return 'large document';
-    const split = splitDocument(text);
+    const starts = lineStarts(text);
+    const split = splitDocument(text, starts);
     if (!split) return 'no clean split';
 
     const previous = this.pool;
@@ -113,7 +138,7 @@ export class IncrementalAnalyzer {
     this.pool = next;
 
     const { yaml, root } = stitch(split, top.map((e) => e.parsed), tasks.map((e) => e.parsed), text.length);
-    const doc: NikaDocument = { text, lines: new LineIndex(text), yaml, root, parseDiagnostics: [], tooLarge: false };
+    const doc: NikaDocument = { text, lines: new LineIndex(text, starts), yaml, root, parseDiagnostics: [], tooLarge: false };
     const dialectInfo = detectDialect(root);
     if (dialectInfo.dialect !== 'v1') {
       // Other dialects normalize with whole-document passes (flows, list tasks): parse is still incremental.
@@ -148,22 +173,36 @@ export class IncrementalAnalyzer {
         while (k < sites.length && sites[k].scalarSpan.start >= a && sites[k].scalarSpan.start < b) e.sites.push(sites[k++]);
       }
     }
-    const envelope = scanExpressions(miniDoc(doc, top.filter((_, i) => i !== split.tasksAt).map((e) => e.parsed.pair)), workflow);
+    const envelope = scanExpressions(miniDoc(doc, top.filter((_, i) => i !== split.tasksAt).map((e) => e.parsed.pair)), { ...workflow, tasks: [] });
     const tasksStart = tasks.length ? tasks[0].parsed.base : Infinity;
     const sites: ExprSite[] = envelope.filter((s) => s.scalarSpan.start < tasksStart);
     for (const e of tasks) {
-      const task = taskOf.get(String((e.parsed.pair.key as { value: unknown }).value));
-      for (const s of e.sites ?? []) {
-        s.task = task;
-        s.taskId = task?.id;
-        s.unwindOf = task ? Object.entries(task.after).filter(([, p]) => p === 'unwind').map(([id]) => id) : [];
-        sites.push(s);
+      // A reused slice keeps its Task object (moved in place), so its sites stay bound to it.
+      if (!e.sitesBound) {
+        const task = taskOf.get(String((e.parsed.pair.key as { value: unknown }).value));
+        for (const s of e.sites ?? []) {
+          s.task = task;
+          s.taskId = task?.id;
+          s.unwindOf = task ? Object.entries(task.after).filter(([, p]) => p === 'unwind').map(([id]) => id) : [];
+        }
+        e.sitesBound = task !== undefined && task === e.task;
       }
+      for (const s of e.sites ?? []) sites.push(s);
     }
     for (const s of envelope) if (s.scalarSpan.start >= tasksStart) sites.push(s);
     seedScanCache(doc, workflow, sites);
+    this.prepared = { text, doc, dialectInfo, workflow, top, tasksAt: split.tasksAt, tasks, sites, envelope };
+    this.stats = { incremental: true, parsed, reused };
+    return this.finish(this.prepared, opts);
+  }
 
+  /** The checks on a prepared version (reused as is when the same text comes back for its checks). */
+  private finish(p: Prepared, opts: AnalyzeOptions): Analysis {
+    const { doc, dialectInfo, workflow, top, tasks, sites, envelope } = p;
     const catalog = opts.catalog ?? EMPTY_CATALOG;
+    if (!opts.skipChecks && p.checked?.catalog === catalog) {
+      return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics: p.checked.diagnostics };
+    }
     const byTask = new Map<Task, Entry>();
     for (const e of tasks) if (e.task) byTask.set(e.task, e);
     const memo: TaskMemo = {
@@ -177,11 +216,11 @@ export class IncrementalAnalyzer {
     if (!opts.skipChecks) {
       const primed = this.checkedWith && this.checkedWith.catalog === catalog && this.checkedWith.envelope === envelopeText;
       diagnostics = primed
-        ? this.checkChanged(ctx, top, split.tasksAt, tasks, fresh2, sites, envelope)
+        ? this.checkChanged(ctx, top, p.tasksAt, tasks, fresh2, sites, envelope)
         : this.checkAll(ctx, tasks);
       this.checkedWith = { catalog, envelope: envelopeText };
+      p.checked = { catalog, diagnostics };
     }
-    this.stats = { incremental: true, parsed, reused };
     return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics };
   }
 

@@ -18,44 +18,49 @@ export interface Split {
   tasks: Slice[];
 }
 
-const TOP_KEY = /^[A-Za-z_][\w-]*[ ]*:(?:[ ]|\r?$)/;
-const TASK_KEY = /^[A-Za-z_][\w-]*[ ]*:(?:[ ]|\r?$)/;
+// Sticky and multi-line: tested at a line's first character, `$` is the end of that line.
+const KEY = /[A-Za-z_][\w-]*[ ]*:(?:[ ]|\r?$)/my;
+const TASKS_HEADER = /tasks[ ]*:[ ]*(#.*)?\r?$/my;
+
+function keyAt(re: RegExp, text: string, at: number): boolean {
+  re.lastIndex = at;
+  return re.test(text);
+}
 
 /** Line starts of `text` (LF line breaks; CRLF keeps its CR inside the line). */
-function lineStarts(text: string): number[] {
+export function lineStarts(text: string): number[] {
   const out = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
   return out;
 }
 
-function indentOf(line: string): number {
-  let i = 0;
-  while (i < line.length && line.charCodeAt(i) === 32) i++;
-  return i;
-}
-
-function isBlankOrComment(rest: string): boolean {
-  return rest === '' || rest === '\r' || rest[0] === '#';
-}
-
-export function splitDocument(text: string): Split | undefined {
+export function splitDocument(text: string, starts = lineStarts(text)): Split | undefined {
   if (text.charCodeAt(0) === 0xfeff) return undefined;
-  if (/\r(?!\n)/.test(text)) return undefined;
-  const starts = lineStarts(text);
+  // Lone CRs break lines for YAML; U+2028/9 break them for the multi-line regexes below.
+  if ((text.includes('\r') && /\r(?!\n)/.test(text)) || text.includes('\u2028') || text.includes('\u2029')) return undefined;
   const lines = starts.length;
-  const lineAt = (i: number) => text.slice(starts[i], i + 1 < lines ? starts[i + 1] - 1 : text.length);
+  const endOf = (i: number) => (i + 1 < lines ? starts[i + 1] - 1 : text.length);
+  /** First non-space offset of line i (its end when blank); undefined when a tab follows the indentation. */
+  const firstNonSpace = (i: number): number | undefined => {
+    const e = endOf(i);
+    let j = starts[i];
+    while (j < e && text.charCodeAt(j) === 32) j++;
+    return j < e && text.charCodeAt(j) === 9 ? undefined : j;
+  };
+  const blankOrComment = (j: number, e: number) => j === e || (text.charCodeAt(j) === 13 && j + 1 === e) || text.charCodeAt(j) === 35;
 
   // Top-level cut points: lines that begin a plain key at column 0.
   const topStarts: number[] = [];
   let tasksLine = -1;
   for (let i = 0; i < lines; i++) {
-    const line = lineAt(i);
-    const c = line.charCodeAt(0);
-    if (c === 9 || /^[ ]*\t/.test(line)) return undefined;
-    if (line === '' || line === '\r' || c === 32 || c === 35 /* # */) continue;
-    if (!TOP_KEY.test(line)) return undefined; // `---`, `...`, `%`, `- `, flow, quoted/complex keys, anchors
+    const s = starts[i];
+    const j = firstNonSpace(i);
+    if (j === undefined) return undefined;
+    const c = text.charCodeAt(s);
+    if (s === endOf(i) || (c === 13 && s + 1 === endOf(i)) || c === 32 || c === 35 /* # */) continue;
+    if (!keyAt(KEY, text, s)) return undefined; // `---`, `...`, `%`, `- `, flow, quoted/complex keys, anchors
     topStarts.push(i);
-    if (/^tasks[ ]*:[ ]*(#.*)?\r?$/.test(line)) {
+    if (keyAt(TASKS_HEADER, text, s)) {
       if (tasksLine >= 0) return undefined; // duplicate `tasks:` keys: leave them to the full parse
       tasksLine = i;
     }
@@ -81,13 +86,13 @@ export function splitDocument(text: string): Split | undefined {
     let indent = -1;
     const taskStarts: number[] = [];
     for (let i = tasksLine + 1; i < to; i++) {
-      const line = lineAt(i);
-      const n = indentOf(line);
-      if (isBlankOrComment(line.slice(n))) continue;
+      const j = firstNonSpace(i)!; // tabs were refused above
+      if (blankOrComment(j, endOf(i))) continue;
+      const n = j - starts[i];
       if (indent < 0) indent = n;
       if (n < indent || n === 0) return undefined;
       if (n === indent) {
-        if (!TASK_KEY.test(line.slice(n))) return undefined;
+        if (!keyAt(KEY, text, j)) return undefined;
         taskStarts.push(i);
       }
     }

@@ -149,3 +149,22 @@ test('random edits on a generated workflow (moves, deletions, new tasks) agree w
     assertSame(inc.analyze(text), analyze(text), `step ${step}`);
   }
 });
+
+test('as the server calls it (unchecked for completion, then checked, same text) it agrees with a full analysis', () => {
+  const r = rng(11);
+  let text = generateWorkflow(40);
+  const inc = new IncrementalAnalyzer();
+  for (let step = 0; step < 40; step++) {
+    text = randomEdit(text, r);
+    const unchecked = inc.analyze(text, { skipChecks: true });
+    assert.equal(JSON.stringify(unchecked.workflow), JSON.stringify(analyze(text, { skipChecks: true }).workflow), `step ${step}: IR before checks`);
+    assertSame(inc.analyze(text), analyze(text), `step ${step}`);
+    // Asked again for the same text, the same findings come back.
+    assertSame(inc.analyze(text), analyze(text), `step ${step}, again`);
+  }
+});
+
+test('line separators that only YAML-unaware regexes would break lines at leave the split alone', () => {
+  assert.equal(splitDocument('nika: v1\ndescription: "a\u2028b"\ntasks:\n  a:\n    infer: "x"\n'), undefined);
+  assert.equal(splitDocument('nika: v1\r\ntasks:\r\n  a:\r\n    infer: "x"\r\n')?.tasks.length, 1);
+});
