@@ -2,12 +2,12 @@
 // acyclic (DAG-001), a recovery value may not come from downstream (DAG-004), and an unwind
 // task may not join a group (DAG-009). Older dialects' wiring (`depends_on`, `flows:`, `use:`)
 // is checked against the same task table.
-import { isMap, isScalar, isSeq } from 'yaml';
-import type { Scalar } from 'yaml';
+import { isSeq } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { getNode, getPair, keyName, keySpan, spanOf } from '../../document.js';
+import { getNode, spanOf } from '../../document.js';
 import type { Span } from '../../text.js';
+import { scalars } from './facts.js';
 import { semanticModel } from './model.js';
 import { closest, didYouMean, renameFix } from './suggest.js';
 
@@ -16,35 +16,13 @@ function unknownTask(ids: Iterable<string>, name: string, span: Span, what: stri
   return diag('NIKA-DAG-002', `${what} names task '${name}', which is not declared.${didYouMean(s)}`, span, 'error', renameFix(span, s));
 }
 
-/** String scalars of a node that is one scalar or a sequence of them. */
-function scalars(node: unknown): Scalar[] {
-  if (isScalar(node)) return [node];
-  if (isSeq(node)) return node.items.filter(isScalar) as Scalar[];
-  return [];
-}
-
 export function checkEdges(ctx: CheckContext): NikaDiagnostic[] {
-  const { tasks } = semanticModel(ctx);
-  const ids = [...tasks.keys()];
+  const model = semanticModel(ctx);
+  const { tasks } = model;
   const dialect = ctx.dialect.dialect;
   const out: NikaDiagnostic[] = [];
-  for (const task of ctx.workflow.tasks) {
-    const node = semanticModel(ctx).taskNode(task);
-    const after = getNode(node, 'after');
-    if (isMap(after)) {
-      for (const pair of after.items) {
-        const id = keyName(pair);
-        const span = keySpan(pair);
-        if (id !== undefined && span && !tasks.has(id)) out.push(unknownTask(ids, id, span, 'after:'));
-      }
-    }
-    if (dialect !== 'v1') {
-      for (const s of scalars(getNode(node, 'depends_on'))) {
-        const id = String(s.value ?? '');
-        if (!tasks.has(id)) out.push(unknownTask(ids, id, spanOf(s)!, 'depends_on:'));
-      }
-    }
-    if (dialect === 'legacy') out.push(...legacyUse(ctx, getNode(node, 'use'), tasks, ids));
+  for (const f of model.facts()) {
+    for (const e of f.edges) if (!tasks.has(e.id)) out.push(unknownTask(tasks.keys(), e.id, e.span, e.what));
   }
   if (dialect !== 'v1') {
     const flows = getNode(ctx.doc.root, 'flows');
@@ -52,29 +30,10 @@ export function checkEdges(ctx: CheckContext): NikaDiagnostic[] {
       for (const end of ['source', 'target']) {
         for (const s of scalars(getNode(flow, end))) {
           const id = String(s.value ?? '');
-          if (!tasks.has(id)) out.push(unknownTask(ids, id, spanOf(s)!, `flows: ${end}`));
+          if (!tasks.has(id)) out.push(unknownTask(tasks.keys(), id, spanOf(s)!, `flows: ${end}`));
         }
       }
     }
-  }
-  return out;
-}
-
-/** Legacy `use: { alias: "task.path ?? default" }` or `{ from: task, path }`: the task is the first segment. */
-function legacyUse(ctx: CheckContext, use: unknown, tasks: Map<string, unknown>, ids: string[]): NikaDiagnostic[] {
-  const out: NikaDiagnostic[] = [];
-  if (!isMap(use)) return out;
-  for (const pair of use.items) {
-    let s = pair.value;
-    if (isMap(s)) s = getNode(s, 'from') ?? getNode(s, 'path');
-    if (!isScalar(s) || typeof s.value !== 'string') continue;
-    const raw = s.value;
-    const m = /^\s*\$?([A-Za-z_][\w-]*)/.exec(raw);
-    if (!m || tasks.has(m[1])) continue;
-    const span = spanOf(s)!;
-    const srcAt = ctx.doc.text.slice(span.start, span.end).indexOf(m[1]);
-    const start = srcAt >= 0 ? span.start + srcAt : span.start;
-    out.push(unknownTask(ids, m[1], { start, end: start + m[1].length }, 'use:'));
   }
   return out;
 }
@@ -145,7 +104,10 @@ function cycleThrough(start: string, comp: Set<string>, deps: Map<string, Set<st
 }
 
 export function checkCycles(ctx: CheckContext): NikaDiagnostic[] {
-  const { deps } = semanticModel(ctx);
+  const model = semanticModel(ctx);
+  // The usual file: every edge points upwards, so there is no cycle to look for.
+  if (model.forwardOnly()) return [];
+  const { deps } = model;
   const out: NikaDiagnostic[] = [];
   const byId = new Map(ctx.workflow.tasks.map((t) => [t.id, t]));
   for (const comp of components(ctx.workflow.tasks.map((t) => t.id), deps)) {
@@ -168,23 +130,25 @@ export function checkCycles(ctx: CheckContext): NikaDiagnostic[] {
 export function checkRecoverAndUnwind(ctx: CheckContext): NikaDiagnostic[] {
   const model = semanticModel(ctx);
   const out: NikaDiagnostic[] = [];
-  for (const site of model.sites) {
-    if (site.syntax !== 'expr' || site.surface !== 'recover' || !site.task) continue;
-    for (const ref of site.references) {
-      const id = ref.root === 'tasks' ? ref.segments[0] : undefined;
-      if (!id || !model.tasks.has(id.name)) continue;
-      const self = id.name === site.task.id;
-      if (self || model.reaches(site.task.id, id.name)) {
+  const facts = model.facts();
+  const wf = ctx.workflow;
+  for (const i of model.layout()) {
+    if (typeof i !== 'number') continue; // recover: is a task field
+    const task = wf.tasks[i];
+    for (const { name, span } of facts[i].recover) {
+      if (!model.tasks.has(name)) continue;
+      const self = name === task.id;
+      if (self || model.reaches(task.id, name)) {
         out.push(diag('NIKA-DAG-004', self
           ? `on_error.recover cannot read this task's own record: it has no value until the recovery settles.`
-          : `on_error.recover reads '${id.name}', which runs after '${site.task.id}' (it depends on it), so the recovery would wait forever.`, id.span));
+          : `on_error.recover reads '${name}', which runs after '${task.id}' (it depends on it), so the recovery would wait forever.`, span));
       }
     }
   }
-  for (const task of ctx.workflow.tasks) {
-    if (!task.group || !Object.values(task.after).includes('unwind')) continue;
-    const pair = getPair(semanticModel(ctx).taskNode(task), 'group');
-    const span = pair ? spanOf(pair.value) ?? keySpan(pair) : undefined;
+  for (let i = 0; i < facts.length; i++) {
+    const span = facts[i].unwindGroup;
+    if (span === undefined) continue;
+    const task = wf.tasks[i];
     out.push(diag('NIKA-DAG-009', `an unwind (cleanup) task cannot belong to a group; remove group: ${task.group}.`, span ?? task.idSpan));
   }
   return out;

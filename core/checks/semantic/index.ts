@@ -21,10 +21,10 @@ import { checkStatusLiterals, checkWhen } from './when.js';
 function guardInexact(check: Check): Check {
   const guarded: Check = (ctx) => {
     const found = check(ctx);
-    const loose = semanticModel(ctx).sites.filter((s) => !s.exact);
-    if (loose.length === 0) return found;
+    if (found.length === 0) return found;
+    const model = semanticModel(ctx);
     return found.map((d) => {
-      const site = loose.find((s) => d.span.start >= s.scalarSpan.start && d.span.start <= s.scalarSpan.end);
+      const site = model.inexactSiteAt(d.span.start);
       if (!site) return d;
       const { fixes: _drop, ...rest } = d.data ?? {};
       return { ...d, span: site.scalarSpan, data: d.data ? rest : undefined };
