@@ -13,7 +13,7 @@ import { isTaskLocal } from '../checks/locality.js';
 import type { CheckContext } from '../checks/context.js';
 import type { NikaDiagnostic } from '../diagnostic.js';
 import { detectDialect } from '../dialect.js';
-import { MAX_DOCUMENT_BYTES, type NikaDocument } from '../document.js';
+import { MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../document.js';
 import type { Task, Workflow } from '../ir.js';
 import { normalize } from '../normalize.js';
 import { scanExpressions, seedScanCache, type ExprSite } from '../scan.js';
@@ -85,7 +85,8 @@ export class IncrementalAnalyzer {
       return this.finish(this.prepared, opts);
     }
     this.prepared = undefined;
-    if (text.length > MAX_DOCUMENT_BYTES / 4) return 'large document';
+    // Over the size limit a full analysis reports NIKA-YAML-010 and nothing else.
+    if (text.length > MAX_DOCUMENT_BYTES / 4 && utf8Length(text) > MAX_DOCUMENT_BYTES) return 'document over the size limit';
     const starts = lineStarts(text);
     const split = splitDocument(text, starts);
     if (!split) return 'no clean split';
