@@ -12,7 +12,9 @@ import type { YAMLMap } from 'yaml';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
 import { getNode, getPair, keySpan, spanOf } from '../../document.js';
 import { findIslands } from '../../expr/index.js';
-import { appendToMap } from '../semantic/edits.js';
+import type { CheckContext } from '../context.js';
+import { perTask } from '../memo.js';
+import { appendToMap, eolOf } from '../semantic/edits.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
 
@@ -26,50 +28,60 @@ export const runRulesCheck: Check = (ctx) => {
   const entropy = getNode(getNode(doc.root, 'run'), 'entropy');
   const noEntropy = isScalar(entropy) && entropy.value === 'none';
 
+  // Not task-local only because a jitter fix appended to a block map takes the file's line-ending
+  // style (eolOf reads the whole text): that is the memo key under entropy: none.
+  const key = noEntropy ? eolOf(doc.text) : '';
   for (const task of ctx.workflow.tasks) {
-    const node = model.taskNode(task);
-    const retry = getPair(node, 'retry');
-    if (retry && isMap(retry.value)) {
-      codes(retry.value, 'NIKA-PARSE-011', 'retry', out);
-      if (noEntropy) {
-        const jitter = getPair(retry.value, 'jitter');
-        const on = !jitter || !isScalar(jitter.value) || jitter.value.value !== false;
-        if (on) {
-          const span = jitter ? spanOf(jitter.value)! : keySpan(retry)!;
-          const edit = jitter ? { span, newText: 'false' } : appendToMap(doc, retry.value as YAMLMap<unknown, unknown>, [['jitter', 'false']]);
-          out.push(diag('NIKA-PARSE-028', `run: { entropy: none } promises no randomness, but this retry's jitter is ${jitter ? 'on' : 'on by default'}; set jitter: false.`, span, 'error',
-            edit ? { fixes: [{ title: 'Set jitter: false', edits: [edit], preferred: true }] } : undefined));
-        }
-      }
-    }
-    const onError = getNode(node, 'on_error');
-    if (isMap(onError)) codes(onError, 'NIKA-PARSE-012', 'on_error', out);
-
-    const invoke = getNode(node, 'invoke');
-    const tool = getNode(invoke, 'tool');
-    if (noEntropy && isScalar(tool) && tool.value === 'nika:uuid') {
-      out.push(diag('NIKA-PARSE-028', 'run: { entropy: none } promises no randomness, but nika:uuid generates random ids; derive ids from the data (nika:hash) or declare entropy: { seeded: N }.', spanOf(tool)!));
-    }
-    const tools = getNode(getNode(node, 'agent'), 'tools');
-    if (noEntropy && isSeq(tools)) {
-      for (const t of tools.items) {
-        if (isScalar(t) && t.value === 'nika:uuid') out.push(diag('NIKA-PARSE-028', 'run: { entropy: none } promises no randomness, but this agent may call nika:uuid.', spanOf(t)!));
-      }
-    }
-
-    const items = getNode(getNode(node, 'for_each'), 'items');
-    if (isScalar(items) && typeof items.value === 'string') {
-      const islands = findIslands(items.value);
-      const whole = islands.length === 1 && items.value.trim() === items.value.slice(islands[0].start, islands[0].end).trim();
-      if (!whole) {
-        out.push(diag('NIKA-VAR-006', islands.length === 0
-          ? 'for_each.items is plain text, not a list: write a YAML list ([a, b]) or one ${{ }} expression that yields a list.'
-          : 'for_each.items mixes text with ${{ }}, which makes a string, never a list: make the value exactly one ${{ }} expression.', spanOf(items)!));
-      }
-    }
+    for (const d of perTask(ctx, task, 'deep.runRules', () => taskRules(ctx, model.taskNode(task), noEntropy), key)) out.push(d);
   }
   return out;
 };
+
+/** One task's findings: its own YAML and the envelope's run.entropy. */
+function taskRules(ctx: CheckContext, node: unknown, noEntropy: boolean): NikaDiagnostic[] {
+  const out: NikaDiagnostic[] = [];
+  const doc = ctx.doc;
+  const retry = getPair(node, 'retry');
+  if (retry && isMap(retry.value)) {
+    codes(retry.value, 'NIKA-PARSE-011', 'retry', out);
+    if (noEntropy) {
+      const jitter = getPair(retry.value, 'jitter');
+      const on = !jitter || !isScalar(jitter.value) || jitter.value.value !== false;
+      if (on) {
+        const span = jitter ? spanOf(jitter.value)! : keySpan(retry)!;
+        const edit = jitter ? { span, newText: 'false' } : appendToMap(doc, retry.value as YAMLMap<unknown, unknown>, [['jitter', 'false']]);
+        out.push(diag('NIKA-PARSE-028', `run: { entropy: none } promises no randomness, but this retry's jitter is ${jitter ? 'on' : 'on by default'}; set jitter: false.`, span, 'error',
+          edit ? { fixes: [{ title: 'Set jitter: false', edits: [edit], preferred: true }] } : undefined));
+      }
+    }
+  }
+  const onError = getNode(node, 'on_error');
+  if (isMap(onError)) codes(onError, 'NIKA-PARSE-012', 'on_error', out);
+
+  const invoke = getNode(node, 'invoke');
+  const tool = getNode(invoke, 'tool');
+  if (noEntropy && isScalar(tool) && tool.value === 'nika:uuid') {
+    out.push(diag('NIKA-PARSE-028', 'run: { entropy: none } promises no randomness, but nika:uuid generates random ids; derive ids from the data (nika:hash) or declare entropy: { seeded: N }.', spanOf(tool)!));
+  }
+  const tools = getNode(getNode(node, 'agent'), 'tools');
+  if (noEntropy && isSeq(tools)) {
+    for (const t of tools.items) {
+      if (isScalar(t) && t.value === 'nika:uuid') out.push(diag('NIKA-PARSE-028', 'run: { entropy: none } promises no randomness, but this agent may call nika:uuid.', spanOf(t)!));
+    }
+  }
+
+  const items = getNode(getNode(node, 'for_each'), 'items');
+  if (isScalar(items) && typeof items.value === 'string') {
+    const islands = findIslands(items.value);
+    const whole = islands.length === 1 && items.value.trim() === items.value.slice(islands[0].start, islands[0].end).trim();
+    if (!whole) {
+      out.push(diag('NIKA-VAR-006', islands.length === 0
+        ? 'for_each.items is plain text, not a list: write a YAML list ([a, b]) or one ${{ }} expression that yields a list.'
+        : 'for_each.items mixes text with ${{ }}, which makes a string, never a list: make the value exactly one ${{ }} expression.', spanOf(items)!));
+    }
+  }
+  return out;
+}
 
 function codes(policy: YAMLMap<unknown, unknown>, code: string, where: string, out: NikaDiagnostic[]): void {
   const list = getNode(policy, 'on_codes');
