@@ -12,42 +12,59 @@ import { findIslands, parseExpression } from '../../expr/index.js';
 import { checkJqProgram } from '../../jq/parse.js';
 import type { Task } from '../../ir.js';
 import type { Span } from '../../text.js';
+import { perTask } from '../memo.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
 
 export const jqCheck: Check = (ctx) => {
   if (ctx.dialect.dialect === 'legacy') return [];
   const out: NikaDiagnostic[] = [];
-  const doc = ctx.doc;
   const model = semanticModel(ctx);
   for (const task of ctx.workflow.tasks) {
-    const node = model.taskNode(task);
-    const extract = getNode(node, 'extract');
-    if (isMap(extract)) {
-      for (const p of extract.items) {
-        if (!isLiteralProgram(p.value)) continue;
-        judge(doc, p.value, `extract binding "${keyName(p) ?? ''}"`, out, true);
-      }
-    }
-    const invoke = getNode(node, 'invoke');
-    const tool = getNode(invoke, 'tool');
-    const args = getNode(invoke, 'args');
-    if (!isScalar(tool) || !isMap(args)) continue;
-    if (tool.value === 'nika:jq') {
-      const expr = getNode(args, 'expression');
-      if (isLiteralProgram(expr)) {
-        judge(doc, expr, 'nika:jq expression', out, false);
-        const lint = reshapeLint(ctx.workflow.tasks, task, args, tool);
-        if (lint) out.push(lint);
-      }
-    }
-    if (tool.value === 'nika:fetch') {
-      const jq = getNode(args, 'jq');
-      if (isLiteralProgram(jq)) judge(doc, jq, 'nika:fetch jq', out, false);
-    }
+    const facts = perTask(ctx, task, 'deep.jq', () => taskFacts(ctx.doc, model.taskNode(task), task));
+    for (const d of facts.found) out.push(d);
+    // The reshape lint is the one finding that looks at another task (the producer).
+    const r = facts.reshape;
+    const producer = r && model.tasks.get(r.producer);
+    if (r && producer && !producer.forEach) out.push(reshapeLint(producer.id, { start: r.span.start, end: r.span.end }));
   }
   return out;
 };
+
+interface JqFacts {
+  /** The task's findings other than the reshape lint, in order. */
+  found: NikaDiagnostic[];
+  /** A reshape-lint candidate: the producer it reads and the span of its `tool:`. */
+  reshape?: { producer: string; span: Span };
+}
+
+function taskFacts(doc: NikaDocument, node: unknown, task: Task): JqFacts {
+  const found: NikaDiagnostic[] = [];
+  let reshape: JqFacts['reshape'];
+  const extract = getNode(node, 'extract');
+  if (isMap(extract)) {
+    for (const p of extract.items) {
+      if (!isLiteralProgram(p.value)) continue;
+      judge(doc, p.value, `extract binding "${keyName(p) ?? ''}"`, found, true);
+    }
+  }
+  const invoke = getNode(node, 'invoke');
+  const tool = getNode(invoke, 'tool');
+  const args = getNode(invoke, 'args');
+  if (!isScalar(tool) || !isMap(args)) return { found };
+  if (tool.value === 'nika:jq') {
+    const expr = getNode(args, 'expression');
+    if (isLiteralProgram(expr)) {
+      judge(doc, expr, 'nika:jq expression', found, false);
+      reshape = reshapeCandidate(task, args, tool);
+    }
+  }
+  if (tool.value === 'nika:fetch') {
+    const jq = getNode(args, 'jq');
+    if (isLiteralProgram(jq)) judge(doc, jq, 'nika:fetch jq', found, false);
+  }
+  return reshape ? { found, reshape } : { found };
+}
 
 function isLiteralProgram(node: unknown): node is Scalar<string> {
   // A program holding ${{ }} is reported by the expression checks (extract) or built at run time.
@@ -90,9 +107,10 @@ function judge(doc: NikaDocument, s: Scalar<string>, what: string, out: NikaDiag
 /**
  * one-obvious-way/013: a nika:jq task whose input is exactly one producer's output (through a
  * with: binding) is a reshaping of that producer, which an `extract:` binding on it says
- * directly (one task fewer, the value typed by name).
+ * directly (one task fewer, the value typed by name). The producer must exist and not fan out;
+ * that is judged against the other tasks on every run.
  */
-function reshapeLint(tasks: Task[], task: Task, args: unknown, tool: Scalar): NikaDiagnostic | undefined {
+function reshapeCandidate(task: Task, args: unknown, tool: Scalar): JqFacts['reshape'] {
   if (task.forEach) return undefined;
   const input = getPair(args, 'input')?.value;
   if (!isScalar(input) || typeof input.value !== 'string') return undefined;
@@ -102,11 +120,13 @@ function reshapeLint(tasks: Task[], task: Task, args: unknown, tool: Scalar): Ni
   if (typeof bound !== 'string') return undefined;
   const src = wholeReference(bound);
   if (!src || src[0] !== 'tasks' || src.length !== 3 || src[2] !== 'output') return undefined;
-  const producer = tasks.find((t) => t.id === src[1]);
-  if (!producer || producer.forEach) return undefined;
   const span = spanOf(tool);
   if (!span) return undefined;
-  return diag('one-obvious-way/013', `This nika:jq task only reshapes the output of "${producer.id}"; write the program as an extract: binding on "${producer.id}" (extract: { name: "<program>" }) and read \${{ tasks.${producer.id}.name }}.`, span, 'warning');
+  return { producer: src[1], span };
+}
+
+function reshapeLint(producer: string, span: Span): NikaDiagnostic {
+  return diag('one-obvious-way/013', `This nika:jq task only reshapes the output of "${producer}"; write the program as an extract: binding on "${producer}" (extract: { name: "<program>" }) and read \${{ tasks.${producer}.name }}.`, span, 'warning');
 }
 
 /** The dotted path of a value that is exactly one `${{ a.b.c }}` reference, else undefined. */
