@@ -17,66 +17,118 @@ import { getNode, getPair, spanOf } from '../../document.js';
 import { evaluate } from '../../expr/index.js';
 import type { Task } from '../../ir.js';
 import type { Span } from '../../text.js';
+import { perTask } from '../memo.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
 
 type State = 'success' | 'failure' | 'skipped' | 'cancelled';
 const ALL: State[] = ['success', 'failure', 'skipped', 'cancelled'];
 const OBSERVE = new Set(['status', 'duration_ms', 'started_at', 'ended_at']);
+// State sets as bit masks in the whole-document pass (it runs over every task on every edit).
+const BIT: Record<string, number> = { success: 1, failure: 2, skipped: 4, cancelled: 8 };
+const ALL_MASK = 15;
+const CANCELLED = 8;
 
-interface Edge { producer: string; pass: State[]; span: Span; what: string }
+interface Edge { producer: string; pass: State[]; passMask: number; span: Span; what: string }
+
+/** What liveness needs of one task, read from that task (and const:) alone. */
+interface Facts {
+  /** Its edges, including those whose producer is not a task (dropped by the whole-document pass). */
+  edges: Edge[];
+  /** The states it can end in once admitted, in the order findings list them. */
+  own: State[];
+  ownMask: number;
+  /** The span of a `when:` that is false from constants alone. */
+  constantWhen?: Span;
+}
 
 export const livenessCheck: Check = (ctx) => {
   if (ctx.dialect.dialect !== 'v1') return [];
   const out: NikaDiagnostic[] = [];
-  const model = semanticModel(ctx);
-  const tasks = model.tasks;
-  const edges = new Map<string, Edge[]>();
-  for (const t of ctx.workflow.tasks) edges.set(t.id, edgesOf(ctx, t));
+  const list = ctx.workflow.tasks;
+  const n = list.length;
+  const index = new Map<string, number>();
+  const facts: Facts[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = list[i];
+    index.set(t.id, i);
+    facts[i] = perTask(ctx, t, 'deep.liveness', () => factsOf(ctx, t));
+  }
 
-  const states = new Map<string, Set<State>>();
-  const visiting = new Set<string>();
-  const statesOf = (id: string): Set<State> => {
-    const known = states.get(id);
-    if (known) return known;
-    const task = tasks.get(id);
-    // A cycle (reported as DAG-001) or an unknown task (DAG-002): assume anything can happen.
-    if (!task || visiting.has(id)) return new Set(ALL);
-    visiting.add(id);
+  // Each edge's producer as an index (-1: not a task, DAG-002), resolved once: edges of task i
+  // are producers[first[i] .. first[i + 1]).
+  const first = new Int32Array(n + 1);
+  const producers: number[] = [];
+  for (let i = 0; i < n; i++) {
+    first[i] = producers.length;
+    for (const e of facts[i].edges) producers.push(index.get(e.producer) ?? -1);
+  }
+  first[n] = producers.length;
+
+  const states = new Uint8Array(n); // 0: not known yet
+  const visiting = new Uint8Array(n);
+  const statesOf = (i: number): number => {
+    if (states[i]) return states[i];
+    // A cycle (reported as DAG-001): assume anything can happen.
+    if (visiting[i]) return ALL_MASK;
+    visiting[i] = 1;
     let admitted = true;
     let mayCancel = false;
-    for (const e of edges.get(id) ?? []) {
-      const ps = statesOf(e.producer);
-      if (!e.pass.some((s) => ps.has(s))) admitted = false;
-      if ([...ps].some((s) => !e.pass.includes(s))) mayCancel = true;
+    const edges = facts[i].edges;
+    for (let k = 0; k < edges.length; k++) {
+      const p = producers[first[i] + k];
+      if (p < 0) continue;
+      const ps = statesOf(p);
+      const pass = edges[k].passMask;
+      if (!(ps & pass)) admitted = false;
+      if (ps & ~pass) mayCancel = true;
     }
-    visiting.delete(id);
-    const result = admitted ? own(ctx, task) : new Set<State>(['cancelled']);
-    if (admitted && mayCancel) result.add('cancelled');
-    states.set(id, result);
+    visiting[i] = 0;
+    const result = admitted ? facts[i].ownMask | (mayCancel ? CANCELLED : 0) : CANCELLED;
+    states[i] = result;
     return result;
   };
 
-  for (const t of ctx.workflow.tasks) {
-    for (const e of edges.get(t.id) ?? []) {
-      const ps = statesOf(e.producer);
-      if (e.pass.some((s) => ps.has(s))) continue;
-      if (ps.size === 1 && ps.has('cancelled')) continue; // dead upstream, reported there
-      const can = [...ps].join(' or ');
-      out.push(diag('NIKA-DAG-006', `"${t.id}" can never start: ${e.what} needs "${e.producer}" to end ${e.pass.join(' or ')}, but it can only end ${can}.`, e.span));
+  for (let i = 0; i < n; i++) {
+    const t = list[i];
+    const f = facts[i];
+    for (let k = 0; k < f.edges.length; k++) {
+      const p = producers[first[i] + k];
+      if (p < 0) continue;
+      const e = f.edges[k];
+      const ps = statesOf(p);
+      if (ps & e.passMask) continue;
+      if (ps === CANCELLED) continue; // dead upstream, reported there
+      // Admitted (else it would be cancelled only): its own states, then cancelled if it may be.
+      const can = (ps & CANCELLED ? [...facts[p].own, 'cancelled'] : facts[p].own).join(' or ');
+      out.push(diag('NIKA-DAG-006', `"${t.id}" can never start: ${e.what} needs "${e.producer}" to end ${e.pass.join(' or ')}, but it can only end ${can}.`, { start: e.span.start, end: e.span.end }));
     }
-    const w = constantWhen(ctx, t);
-    if (w) out.push(diag('NIKA-DAG-006', `when: is false whatever happens (it reads only constants), so "${t.id}" never runs. Write when: false if that is the intent, or fix the condition.`, w));
+    const w = f.constantWhen;
+    if (w) out.push(diag('NIKA-DAG-006', `when: is false whatever happens (it reads only constants), so "${t.id}" never runs. Write when: false if that is the intent, or fix the condition.`, { start: w.start, end: w.end }));
   }
   return out;
 };
 
+function maskOf(states: Iterable<string>): number {
+  let m = 0;
+  for (const s of states) m |= BIT[s] ?? 0;
+  return m;
+}
+
+function factsOf(ctx: CheckContext, task: Task): Facts {
+  const w = constantWhen(ctx, task);
+  const own = [...ownStates(ctx, task, w)];
+  const f: Facts = { edges: edgesOf(ctx, task), own, ownMask: maskOf(own) };
+  if (w) f.constantWhen = w;
+  return f;
+}
+
 /** The terminal states a task can reach once its gate admits it. */
-function own(ctx: CheckContext, task: Task): Set<State> {
+function ownStates(ctx: CheckContext, task: Task, constant = constantWhen(ctx, task)): Set<State> {
   const s = new Set<State>();
   const node = semanticModel(ctx).taskNode(task);
   const when = getNode(node, 'when');
-  const neverRuns = (isScalar(when) && when.value === false) || !!constantWhen(ctx, task);
+  const neverRuns = (isScalar(when) && when.value === false) || !!constant;
   if (neverRuns) return new Set(['skipped']);
   const whenLive = task.when !== undefined && task.when !== true;
   const items = task.forEach?.items;
@@ -121,12 +173,12 @@ function edgesOf(ctx: CheckContext, task: Task): Edge[] {
   const node = model.taskNode(task);
   const after = getNode(node, 'after');
   for (const [producer, pred] of Object.entries(task.after)) {
-    if (pred === 'unwind' || !model.tasks.has(producer)) continue;
+    if (pred === 'unwind') continue;
     const valueNode = getPair(after, producer)?.value;
     const span = spanOf(valueNode);
     if (!span) continue;
     const pass: State[] = pred === 'terminal' ? ALL : [pred as State];
-    out.push({ producer, pass, span, what: `after: { ${producer}: ${pred} }` });
+    out.push({ producer, pass, passMask: maskOf(pass), span, what: `after: { ${producer}: ${pred} }` });
   }
   for (const site of model.sitesOfTask(task)) {
     if (site.surface !== 'with' || site.syntax !== 'expr') continue;
@@ -135,11 +187,11 @@ function edgesOf(ctx: CheckContext, task: Task): Edge[] {
       if (ref.root === 'group' && producer) {
         continue; // a fold admits every terminal state of every member
       }
-      if (ref.root !== 'tasks' || !producer || !model.tasks.has(producer)) continue;
+      if (ref.root !== 'tasks' || !producer) continue;
       const proj = ref.segments[1]?.name;
       if (!proj) continue; // bare tasks.X is VAR-020
       const pass: State[] = OBSERVE.has(proj) ? ALL : proj === 'error' ? ['failure', 'skipped'] : ['success', 'skipped'];
-      out.push({ producer, pass, span: ref.span, what: `reading tasks.${producer}.${proj}` });
+      out.push({ producer, pass, passMask: maskOf(pass), span: ref.span, what: `reading tasks.${producer}.${proj}` });
     }
   }
   return out;
