@@ -29,70 +29,137 @@ export interface ProfileFinding {
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
 /** Findings of one kind beyond this many are dropped (a generated file can hold thousands). */
 const PER_CODE_CAP = 50;
+/** Characters per piece of the non-ASCII search (pieces without any are skipped whole). */
+const NFC_CHUNK = 4096;
 
-export function judgeYamlProfile(doc: NikaDocument): ProfileFinding[] {
+/**
+ * What one subtree yields on its own: its findings in walk order (at most PER_CODE_CAP of a code,
+ * as no more of them could ever be kept; at most one 009, the first) and the anchors its aliases
+ * name. The same whatever surrounds the subtree, so a caller may keep it while the subtree's text
+ * is unchanged (a task's value under the incremental analyzer).
+ */
+export interface ProfileSubtree {
+  findings: readonly ProfileFinding[];
+  aliased: readonly string[];
+}
+
+/**
+ * `subtree(node, depth, walk)` may answer for a node the walk reaches (a kept result, or
+ * `walk()`, which judges the subtree alone); undefined walks it in place.
+ */
+export type ProfileSubtrees = (node: unknown, depth: number, walk: () => ProfileSubtree) => ProfileSubtree | undefined;
+
+interface Sink {
+  add(f: ProfileFinding): void;
+  aliased: Set<string>;
+  depthReported: boolean;
+}
+
+export function judgeYamlProfile(doc: NikaDocument, subtree?: ProfileSubtrees): ProfileFinding[] {
   const out: ProfileFinding[] = [];
   if (!doc.yaml || doc.tooLarge) return out;
   const text = doc.text;
   const counts = new Map<string, number>();
-  const add = (f: ProfileFinding): void => {
-    const n = counts.get(f.code) ?? 0;
-    if (n >= PER_CODE_CAP) return;
-    counts.set(f.code, n + 1);
-    out.push(f);
+  const sink: Sink = {
+    add: (f) => {
+      const n = counts.get(f.code) ?? 0;
+      if (n >= PER_CODE_CAP) return;
+      counts.set(f.code, n + 1);
+      out.push(f);
+    },
+    aliased: new Set<string>(),
+    depthReported: false,
   };
 
   if (text.charCodeAt(0) === 0xfeff) {
-    add({ code: 'NIKA-YAML-011', message: 'The file starts with a byte-order mark; Nika files are plain UTF-8 without one.', span: { start: 0, end: 1 }, fix: { title: 'Remove the byte-order mark', span: { start: 0, end: 1 }, newText: '' } });
+    sink.add({ code: 'NIKA-YAML-011', message: 'The file starts with a byte-order mark; Nika files are plain UTF-8 without one.', span: { start: 0, end: 1 }, fix: { title: 'Remove the byte-order mark', span: { start: 0, end: 1 }, newText: '' } });
   }
-  for (const f of nonNfc(text)) add(f);
+  for (const f of nonNfc(text)) sink.add(f);
+  walk(text, doc.yaml.contents, 0, sink, subtree);
+  // Removing an anchor that an alias still names would break the file: no fix for those.
+  for (const f of out) if (f.code === 'NIKA-YAML-001' && sink.aliased.has(String(f.anchor))) delete f.fix;
+  for (const f of out) delete f.anchor;
+  return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+}
 
-  // Iterative pre-order walk (document order) so a hostile nesting depth cannot overflow the stack.
-  type Item = { node: unknown; depth: number; asKey: boolean };
-  const stack: Item[] = [{ node: doc.yaml.contents, depth: 0, asKey: false }];
-  let depthReported = false;
-  const aliased = new Set<string>();
-  while (stack.length) {
-    const { node, depth, asKey } = stack.pop()!;
-    if (node == null) continue;
+/** Judges `node` alone, as if it were reached at `depth`. */
+function judgeSubtree(text: string, node: unknown, depth: number): ProfileSubtree {
+  const findings: ProfileFinding[] = [];
+  const counts = new Map<string, number>();
+  const sink: Sink = {
+    add: (f) => {
+      const n = counts.get(f.code) ?? 0;
+      if (n >= PER_CODE_CAP) return;
+      counts.set(f.code, n + 1);
+      findings.push(f);
+    },
+    aliased: new Set<string>(),
+    depthReported: false,
+  };
+  walk(text, node, depth, sink);
+  return { findings, aliased: [...sink.aliased] };
+}
+
+/** A collection being walked: its items, two steps each (a pair's key then value; an item then nothing). */
+interface Frame { items: readonly unknown[]; step: number; level: number }
+
+function walk(text: string, top: unknown, topDepth: number, sink: Sink, subtree?: ProfileSubtrees): void {
+  const add = sink.add;
+  // Pre-order (document order) over an explicit stack, so a hostile nesting depth cannot
+  // overflow the call stack: a node's own rules are judged when it is reached, its children after.
+  const frames: Frame[] = [];
+  const visit = (node: unknown, depth: number, asKey: boolean): void => {
+    if (node == null) return;
+    if (subtree && !asKey && isCollection(node)) {
+      const kept = subtree(node, depth, () => judgeSubtree(text, node, depth));
+      if (kept) {
+        // A subtree's walk is contiguous in pre-order: replaying it here keeps the order the caps see.
+        for (const name of kept.aliased) sink.aliased.add(name);
+        for (const f of kept.findings) {
+          if (f.code === 'NIKA-YAML-009') {
+            if (sink.depthReported) continue;
+            sink.depthReported = true;
+          }
+          add({ ...f });
+        }
+        return;
+      }
+    }
     if (isAlias(node)) {
       const span = spanOf(node) ?? { start: 0, end: 0 };
-      aliased.add(node.source);
+      sink.aliased.add(node.source);
       add({ code: 'NIKA-YAML-002', message: `Alias *${node.source} is not allowed: Nika files say every value where it is used (repeat it, or put it in const: and read \${{ const.… }}).`, span });
-      continue;
+      return;
     }
     const n = node as Node;
     props(text, n, add);
     if (isScalar(n)) {
       scalarRules(text, n, asKey, add);
-      continue;
+      return;
     }
-    if (!isCollection(n)) continue;
+    if (!isCollection(n)) return;
     const level = depth + 1;
-    if (level > MAX_DEPTH && !depthReported) {
-      depthReported = true;
+    if (level > MAX_DEPTH && !sink.depthReported) {
+      sink.depthReported = true;
       const s = spanOf(n) ?? { start: 0, end: 0 };
       add({ code: 'NIKA-YAML-009', message: `Nesting is deeper than ${MAX_DEPTH} levels here; flatten the structure.`, span: { start: s.start, end: Math.min(s.end, s.start + 1) } });
     }
-    const children: Item[] = [];
-    if (isMap(n)) {
-      for (const pair of n.items) {
-        keyRules(text, pair as Pair<unknown, unknown>, n, add);
-        children.push({ node: pair.key, depth: level, asKey: true }, { node: pair.value, depth: level, asKey: false });
-      }
-    } else if (isSeq(n)) {
-      for (const item of n.items) {
-        // A `- k: v` entry inside a flow sequence composes to a one-pair map; keep walking it.
-        if (isPair(item)) children.push({ node: item.key, depth: level, asKey: true }, { node: item.value, depth: level, asKey: false });
-        else children.push({ node: item, depth: level, asKey: false });
-      }
+    if (isMap(n)) for (const pair of n.items) keyRules(text, pair as Pair<unknown, unknown>, n, add);
+    // (A `- k: v` entry inside a flow sequence composes to a one-pair map item; it is walked too.)
+    if (isMap(n) || isSeq(n)) frames.push({ items: n.items, step: 0, level });
+  };
+  visit(top, topDepth, false);
+  while (frames.length) {
+    const f = frames[frames.length - 1];
+    if (f.step >= 2 * f.items.length) {
+      frames.pop();
+      continue;
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    const step = f.step++;
+    const item = f.items[step >> 1];
+    if (isPair(item)) visit(step & 1 ? item.value : item.key, f.level, !(step & 1));
+    else if (!(step & 1)) visit(item, f.level, false);
   }
-  // Removing an anchor that an alias still names would break the file: no fix for those.
-  for (const f of out) if (f.code === 'NIKA-YAML-001' && aliased.has(String(f.anchor))) delete f.fix;
-  for (const f of out) delete f.anchor;
-  return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
 }
 
 /** Anchors (001) and custom tags (006) written before a node. */
@@ -141,8 +208,10 @@ function propsBefore(text: string, start: number): Array<{ text: string; span: S
 }
 
 function scalarRules(text: string, s: Scalar, asKey: boolean, add: (f: ProfileFinding) => void): void {
-  const span = spanOf(s) ?? { start: 0, end: 0 };
   const v = s.value;
+  // Most scalars are short strings: settle those before building a span.
+  if (typeof v === 'string' ? v.length * 3 <= MAX_SCALAR_BYTES : asKey || typeof v !== 'number') return;
+  const span = spanOf(s) ?? { start: 0, end: 0 };
   if (typeof v === 'string' && v.length * 3 > MAX_SCALAR_BYTES) {
     const bytes = Buffer.byteLength(v, 'utf8');
     if (bytes > MAX_SCALAR_BYTES) {
@@ -160,6 +229,7 @@ function scalarRules(text: string, s: Scalar, asKey: boolean, add: (f: ProfileFi
 function keyRules(text: string, pair: Pair<unknown, unknown>, map: Node, add: (f: ProfileFinding) => void): void {
   const key = pair.key;
   if (isScalar(key)) {
+    if (typeof key.value === 'string' && key.value !== '<<') return;
     const span = spanOf(key) ?? spanOf(map) ?? { start: 0, end: 0 };
     if (key.value === '<<' && key.type === 'PLAIN') {
       add({ code: 'NIKA-YAML-003', message: 'Merge keys (<<) are not allowed: write the entries out.', span });
@@ -195,22 +265,39 @@ function describe(v: unknown): string {
 
 /** Lines that change under Unicode NFC normalization, with the normalized text as the fix. */
 function nonNfc(text: string): ProfileFinding[] {
-  // Pure ASCII (the usual case) is always NFC; skip the per-line work.
-  if (!/[^\x00-\x7f]/.test(text) || text.normalize('NFC') === text) return [];
+  // Pure ASCII (the usual case) is always NFC; a UTF-8 length equal to the length says so faster
+  // than a scan. Only lines holding a non-ASCII character can change (NFC works line by line: a
+  // line break never composes or reorders), so only chunks holding one are searched.
+  if (Buffer.byteLength(text, 'utf8') === text.length) return [];
   const out: ProfileFinding[] = [];
-  let lineStart = 0;
-  for (const line of text.split('\n')) {
-    const nfc = line.normalize('NFC');
-    if (nfc !== line) {
-      let a = 0;
-      while (a < line.length && line[a] === nfc[a]) a++;
-      let b = 0;
-      while (b < line.length - a && b < nfc.length - a && line[line.length - 1 - b] === nfc[nfc.length - 1 - b]) b++;
-      const span = { start: lineStart + a, end: lineStart + line.length - b };
-      out.push({ code: 'NIKA-YAML-011', message: 'This text is not in Unicode NFC form (a decomposed character); Nika files must be NFC so equal-looking names are equal.', span, fix: { title: 'Normalize to NFC', span, newText: nfc.slice(a, nfc.length - b) } });
-      if (out.length >= 20) break;
+  const nonAscii = /[^\x00-\x7f]/g;
+  let done = 0; // lines ending before this offset are judged
+  for (let c = 0; c < text.length && out.length < 20; c += NFC_CHUNK) {
+    const end = Math.min(text.length, c + NFC_CHUNK);
+    if (end <= done) continue;
+    const piece = text.slice(c, end);
+    if (Buffer.byteLength(piece, 'utf8') === piece.length) continue;
+    nonAscii.lastIndex = Math.max(0, done - c);
+    let m: RegExpExecArray | null;
+    while (out.length < 20 && (m = nonAscii.exec(piece))) {
+      const at = c + m.index;
+      const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+      let lineEnd = text.indexOf('\n', at);
+      if (lineEnd < 0) lineEnd = text.length;
+      const line = text.slice(lineStart, lineEnd);
+      const nfc = line.normalize('NFC');
+      if (nfc !== line) {
+        let a = 0;
+        while (a < line.length && line[a] === nfc[a]) a++;
+        let b = 0;
+        while (b < line.length - a && b < nfc.length - a && line[line.length - 1 - b] === nfc[nfc.length - 1 - b]) b++;
+        const span = { start: lineStart + a, end: lineStart + line.length - b };
+        out.push({ code: 'NIKA-YAML-011', message: 'This text is not in Unicode NFC form (a decomposed character); Nika files must be NFC so equal-looking names are equal.', span, fix: { title: 'Normalize to NFC', span, newText: nfc.slice(a, nfc.length - b) } });
+      }
+      done = lineEnd + 1;
+      if (done >= end) break;
+      nonAscii.lastIndex = done - c;
     }
-    lineStart += line.length + 1;
   }
   return out;
 }
