@@ -27,6 +27,8 @@ export interface TaskFacts {
    */
   withNames: readonly string[];
   withKinds: string;
+  /** `after:` producers other than unwind links (a finally edge, outside the precedence graph, §2.1). */
+  afterIds: readonly string[];
   /** Task ids and group names read by the expressions that checkReferences resolves. */
   refTasks: readonly string[];
   refGroups: readonly string[];
@@ -80,6 +82,7 @@ export function computeFacts(ctx: CheckContext, task: Task, node: unknown, sites
 
   return {
     node, sites, inexact, withNames, withKinds,
+    afterIds: Object.keys(task.after).filter((id) => task.after[id] !== 'unwind'),
     refTasks: named.tasks,
     refGroups: named.groups,
     refFindings: usualFindings(ctx, sites),

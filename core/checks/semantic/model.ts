@@ -158,14 +158,13 @@ function build(ctx: CheckContext): SemanticModel {
     for (let i = 0; i < wf.tasks.length; i++) {
       const t = wf.tasks[i];
       const d = new Set<string>();
-      const { withNames, withKinds } = f[i];
+      const { withNames, withKinds, afterIds } = f[i];
       for (let j = 0; j < withNames.length; j++) {
         const name = withNames[j];
         if (withKinds[j] === 't') { if (tasks.has(name)) d.add(name); } else for (const m of groups.get(name) ?? []) d.add(m);
       }
-      // `unwind` is a finally edge, outside the precedence graph (§2.1).
-      for (const id in t.after) if (t.after[id] !== 'unwind' && tasks.has(id)) d.add(id);
-      if (forward) for (const p of d) if (!declared.has(p)) { forward = false; break; }
+      for (const id of afterIds) if (tasks.has(id)) d.add(id);
+      if (forward && d.size) for (const p of d) if (!declared.has(p)) { forward = false; break; }
       declared.add(t.id);
       deps.set(t.id, d);
     }
