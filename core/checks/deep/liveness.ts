@@ -28,6 +28,7 @@ const OBSERVE = new Set(['status', 'duration_ms', 'started_at', 'ended_at']);
 const BIT: Record<string, number> = { success: 1, failure: 2, skipped: 4, cancelled: 8 };
 const ALL_MASK = 15;
 const CANCELLED = 8;
+const SUCCESS = 1;
 
 interface Edge { producer: string; pass: State[]; passMask: number; span: Span; what: string }
 
@@ -40,6 +41,8 @@ interface Facts {
   ownMask: number;
   /** The span of a `when:` that is false from constants alone. */
   constantWhen?: Span;
+  /** It can end success once admitted, and each of its edges admits success. */
+  plain: boolean;
 }
 
 export const livenessCheck: Check = (ctx) => {
@@ -47,14 +50,22 @@ export const livenessCheck: Check = (ctx) => {
   const out: NikaDiagnostic[] = [];
   const list = ctx.workflow.tasks;
   const n = list.length;
-  const index = new Map<string, number>();
   const facts: Facts[] = new Array(n);
+  let seeds = false;
   for (let i = 0; i < n; i++) {
     const t = list[i];
-    index.set(t.id, i);
-    facts[i] = perTask(ctx, t, 'deep.liveness', () => factsOf(ctx, t));
+    const f = (facts[i] = perTask(ctx, t, 'deep.liveness', () => factsOf(ctx, t)));
+    if (!f.plain) seeds = true;
+    if (f.constantWhen) out.push(constantWhenFinding(t, f.constantWhen));
   }
+  // A dead edge needs a task that cannot succeed or an edge that does not admit success: else
+  // every task can end success (by induction over the edges; a cycle assumes anything), every
+  // edge admits it, and nothing is dead. The usual file stops here.
+  if (!seeds) return out;
+  out.length = 0;
 
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) index.set(list[i].id, i);
   // Each edge's producer as an index (-1: not a task, DAG-002), resolved once: edges of task i
   // are producers[first[i] .. first[i + 1]).
   const first = new Int32Array(n + 1);
@@ -103,11 +114,14 @@ export const livenessCheck: Check = (ctx) => {
       const can = (ps & CANCELLED ? [...facts[p].own, 'cancelled'] : facts[p].own).join(' or ');
       out.push(diag('NIKA-DAG-006', `"${t.id}" can never start: ${e.what} needs "${e.producer}" to end ${e.pass.join(' or ')}, but it can only end ${can}.`, { start: e.span.start, end: e.span.end }));
     }
-    const w = f.constantWhen;
-    if (w) out.push(diag('NIKA-DAG-006', `when: is false whatever happens (it reads only constants), so "${t.id}" never runs. Write when: false if that is the intent, or fix the condition.`, { start: w.start, end: w.end }));
+    if (f.constantWhen) out.push(constantWhenFinding(t, f.constantWhen));
   }
   return out;
 };
+
+function constantWhenFinding(t: Task, w: Span): NikaDiagnostic {
+  return diag('NIKA-DAG-006', `when: is false whatever happens (it reads only constants), so "${t.id}" never runs. Write when: false if that is the intent, or fix the condition.`, { start: w.start, end: w.end });
+}
 
 function maskOf(states: Iterable<string>): number {
   let m = 0;
@@ -118,7 +132,9 @@ function maskOf(states: Iterable<string>): number {
 function factsOf(ctx: CheckContext, task: Task): Facts {
   const w = constantWhen(ctx, task);
   const own = [...ownStates(ctx, task, w)];
-  const f: Facts = { edges: edgesOf(ctx, task), own, ownMask: maskOf(own) };
+  const edges = edgesOf(ctx, task);
+  const ownMask = maskOf(own);
+  const f: Facts = { edges, own, ownMask, plain: !!(ownMask & SUCCESS) && edges.every((e) => e.passMask & SUCCESS) };
   if (w) f.constantWhen = w;
   return f;
 }
@@ -148,7 +164,8 @@ function constantWhen(ctx: CheckContext, task: Task): Span | undefined {
   const model = semanticModel(ctx);
   const node = getNode(model.taskNode(task), 'when');
   if (!isScalar(node) || typeof node.value !== 'string') return undefined;
-  const site = model.sitesOfScalar(node).find((s) => s.syntax === 'expr');
+  // The task's own sites (the when: scalar is inside it), not the whole-file scalar index.
+  const site = model.sitesOfTask(task).find((s) => s.scalar === node && s.syntax === 'expr');
   if (!site?.ast || site.errors.length || !site.whole) return undefined;
   if (site.references.some((r) => r.root !== 'const')) return undefined;
   if (hasFreeIdent(site.ast)) return undefined;
