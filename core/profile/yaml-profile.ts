@@ -8,7 +8,7 @@
 // every duplicate as NIKA-PARSE-017, which is what the pillar fixtures expect (reference §11.5,
 // "duplicate keys" row); the same key twice under two codes would be noise.
 import { isAlias, isCollection, isMap, isPair, isScalar, isSeq } from 'yaml';
-import type { Node, Pair, Scalar } from 'yaml';
+import type { Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { spanOf, type NikaDocument } from '../document.js';
 import type { Span } from '../text.js';
 
@@ -33,21 +33,24 @@ const PER_CODE_CAP = 50;
 const NFC_CHUNK = 4096;
 
 /**
- * What one subtree yields on its own: its findings in walk order (at most PER_CODE_CAP of a code,
- * as no more of them could ever be kept; at most one 009, the first) and the anchors its aliases
- * name. The same whatever surrounds the subtree, so a caller may keep it while the subtree's text
- * is unchanged (a task's value under the incremental analyzer).
+ * What one entry of a mapping yields on its own: the findings on its key that the mapping's own
+ * rules make (`keyFindings`: merge keys, non-string keys), the findings of walking its key and
+ * value (in walk order; at most PER_CODE_CAP of a code, as no more could ever be kept; at most one
+ * 009, the first), and the anchors its aliases name. The same whatever surrounds the entry, so a
+ * caller may keep it while the entry's text is unchanged (a task under the incremental analyzer).
  */
-export interface ProfileSubtree {
+export interface ProfilePair {
+  pair: Pair<unknown, unknown>;
+  keyFindings: readonly ProfileFinding[];
   findings: readonly ProfileFinding[];
   aliased: readonly string[];
 }
 
 /**
- * `subtree(node, depth, walk)` may answer for a node the walk reaches (a kept result, or
- * `walk()`, which judges the subtree alone); undefined walks it in place.
+ * May answer for every entry of a mapping the walk reaches, children at `depth`: kept
+ * `judgeProfilePair` results aligned with `map.items`, or undefined to walk the mapping in place.
  */
-export type ProfileSubtrees = (node: unknown, depth: number, walk: () => ProfileSubtree) => ProfileSubtree | undefined;
+export type ProfilePairs = (map: YAMLMap<unknown, unknown>, depth: number) => readonly ProfilePair[] | undefined;
 
 interface Sink {
   add(f: ProfileFinding): void;
@@ -55,76 +58,74 @@ interface Sink {
   depthReported: boolean;
 }
 
-export function judgeYamlProfile(doc: NikaDocument, subtree?: ProfileSubtrees): ProfileFinding[] {
-  const out: ProfileFinding[] = [];
-  if (!doc.yaml || doc.tooLarge) return out;
-  const text = doc.text;
+function cappedSink(keep: (f: ProfileFinding) => void): Sink {
   const counts = new Map<string, number>();
-  const sink: Sink = {
+  return {
     add: (f) => {
       const n = counts.get(f.code) ?? 0;
       if (n >= PER_CODE_CAP) return;
       counts.set(f.code, n + 1);
-      out.push(f);
+      keep(f);
     },
     aliased: new Set<string>(),
     depthReported: false,
   };
+}
 
+export function judgeYamlProfile(doc: NikaDocument, pairs?: ProfilePairs): ProfileFinding[] {
+  const out: ProfileFinding[] = [];
+  if (!doc.yaml || doc.tooLarge) return out;
+  const text = doc.text;
+  const sink = cappedSink((f) => out.push(f));
   if (text.charCodeAt(0) === 0xfeff) {
     sink.add({ code: 'NIKA-YAML-011', message: 'The file starts with a byte-order mark; Nika files are plain UTF-8 without one.', span: { start: 0, end: 1 }, fix: { title: 'Remove the byte-order mark', span: { start: 0, end: 1 }, newText: '' } });
   }
   for (const f of nonNfc(text)) sink.add(f);
-  walk(text, doc.yaml.contents, 0, sink, subtree);
+  walk(text, doc.yaml.contents, 0, false, sink, pairs);
   // Removing an anchor that an alias still names would break the file: no fix for those.
   for (const f of out) if (f.code === 'NIKA-YAML-001' && sink.aliased.has(String(f.anchor))) delete f.fix;
   for (const f of out) delete f.anchor;
   return out.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
 }
 
-/** Judges `node` alone, as if it were reached at `depth`. */
-function judgeSubtree(text: string, node: unknown, depth: number): ProfileSubtree {
+/**
+ * Judges one entry of a mapping alone, its key and value reached at `depth`. Undefined when the
+ * entry's key findings would need the mapping's own span (a key with no position of its own).
+ */
+export function judgeProfilePair(text: string, pair: Pair<unknown, unknown>, depth: number): ProfilePair | undefined {
+  if (pair.key == null || !spanOf(pair.key)) return undefined;
+  const keyFindings: ProfileFinding[] = [];
   const findings: ProfileFinding[] = [];
-  const counts = new Map<string, number>();
-  const sink: Sink = {
-    add: (f) => {
-      const n = counts.get(f.code) ?? 0;
-      if (n >= PER_CODE_CAP) return;
-      counts.set(f.code, n + 1);
-      findings.push(f);
-    },
-    aliased: new Set<string>(),
-    depthReported: false,
-  };
-  walk(text, node, depth, sink);
-  return { findings, aliased: [...sink.aliased] };
+  // One cap over both lists: the entry's key findings come before its walk in any document.
+  let into = keyFindings;
+  const sink = cappedSink((f) => into.push(f));
+  keyRules(text, pair, undefined, sink.add);
+  into = findings;
+  walk(text, pair.key, depth, true, sink);
+  walk(text, pair.value, depth, false, sink);
+  return { pair, keyFindings, findings, aliased: [...sink.aliased] };
+}
+
+function replay(findings: readonly ProfileFinding[], sink: Sink): void {
+  for (const f of findings) {
+    if (f.code === 'NIKA-YAML-009') {
+      if (sink.depthReported) continue;
+      sink.depthReported = true;
+    }
+    sink.add({ ...f }); // kept results are shared: the caller deletes fields of its copies
+  }
 }
 
 /** A collection being walked: its items, two steps each (a pair's key then value; an item then nothing). */
 interface Frame { items: readonly unknown[]; step: number; level: number }
 
-function walk(text: string, top: unknown, topDepth: number, sink: Sink, subtree?: ProfileSubtrees): void {
+function walk(text: string, top: unknown, topDepth: number, topAsKey: boolean, sink: Sink, pairs?: ProfilePairs): void {
   const add = sink.add;
   // Pre-order (document order) over an explicit stack, so a hostile nesting depth cannot
   // overflow the call stack: a node's own rules are judged when it is reached, its children after.
   const frames: Frame[] = [];
   const visit = (node: unknown, depth: number, asKey: boolean): void => {
     if (node == null) return;
-    if (subtree && !asKey && isCollection(node)) {
-      const kept = subtree(node, depth, () => judgeSubtree(text, node, depth));
-      if (kept) {
-        // A subtree's walk is contiguous in pre-order: replaying it here keeps the order the caps see.
-        for (const name of kept.aliased) sink.aliased.add(name);
-        for (const f of kept.findings) {
-          if (f.code === 'NIKA-YAML-009') {
-            if (sink.depthReported) continue;
-            sink.depthReported = true;
-          }
-          add({ ...f });
-        }
-        return;
-      }
-    }
     if (isAlias(node)) {
       const span = spanOf(node) ?? { start: 0, end: 0 };
       sink.aliased.add(node.source);
@@ -144,11 +145,24 @@ function walk(text: string, top: unknown, topDepth: number, sink: Sink, subtree?
       const s = spanOf(n) ?? { start: 0, end: 0 };
       add({ code: 'NIKA-YAML-009', message: `Nesting is deeper than ${MAX_DEPTH} levels here; flatten the structure.`, span: { start: s.start, end: Math.min(s.end, s.start + 1) } });
     }
-    if (isMap(n)) for (const pair of n.items) keyRules(text, pair as Pair<unknown, unknown>, n, add);
+    if (isMap(n)) {
+      const kept = pairs && !asKey ? pairs(n as YAMLMap<unknown, unknown>, level) : undefined;
+      if (kept) {
+        // The mapping's rules on every key, then each entry's walk: the order its frame would
+        // have produced (it would run to the end before anything pushed earlier).
+        for (const k of kept) replay(k.keyFindings, sink);
+        for (const k of kept) {
+          for (const name of k.aliased) sink.aliased.add(name);
+          replay(k.findings, sink);
+        }
+        return;
+      }
+      for (const pair of n.items) keyRules(text, pair as Pair<unknown, unknown>, n, add);
+    }
     // (A `- k: v` entry inside a flow sequence composes to a one-pair map item; it is walked too.)
     if (isMap(n) || isSeq(n)) frames.push({ items: n.items, step: 0, level });
   };
-  visit(top, topDepth, false);
+  visit(top, topDepth, topAsKey);
   while (frames.length) {
     const f = frames[frames.length - 1];
     if (f.step >= 2 * f.items.length) {
@@ -226,7 +240,7 @@ function scalarRules(text: string, s: Scalar, asKey: boolean, add: (f: ProfileFi
   }
 }
 
-function keyRules(text: string, pair: Pair<unknown, unknown>, map: Node, add: (f: ProfileFinding) => void): void {
+function keyRules(text: string, pair: Pair<unknown, unknown>, map: Node | undefined, add: (f: ProfileFinding) => void): void {
   const key = pair.key;
   if (isScalar(key)) {
     if (typeof key.value === 'string' && key.value !== '<<') return;
