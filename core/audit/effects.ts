@@ -10,7 +10,8 @@ import type { Task } from '../ir.js';
 import type { Span } from '../text.js';
 import { parseToolId } from '../toolid.js';
 import { semanticModel } from '../checks/semantic/model.js';
-import { toolUses, valueSpan } from '../checks/semantic/tools.js';
+import { valueSpan } from '../checks/semantic/tools.js';
+import { perTask } from '../checks/memo.js';
 import { hasGlobChars } from './fs-paths.js';
 import { hostOfUrl } from './hosts.js';
 import { resolveString, type Resolved } from './resolve.js';
@@ -107,36 +108,66 @@ const cache = new WeakMap<CheckContext['doc'], { wf: CheckContext['workflow']; e
 export function collectEffects(ctx: CheckContext): Effect[] {
   const hit = cache.get(ctx.doc);
   if (hit && hit.wf === ctx.workflow) return hit.effects;
-  const effects = build(ctx);
+  const effects: Effect[] = [];
+  for (const task of ctx.workflow.tasks) for (const e of taskEffects(ctx, task)) effects.push(e);
   cache.set(ctx.doc, { wf: ctx.workflow, effects });
   return effects;
 }
 
-function build(ctx: CheckContext): Effect[] {
+/**
+ * The effects of one task, in document order. They read only the task and the envelope (consts,
+ * input defaults), so they are memoized per task: callers must not mutate them.
+ */
+export function taskEffects(ctx: CheckContext, task: Task): readonly Effect[] {
+  return perTask(ctx, task, 'audit.effects', () => buildTask(ctx, task));
+}
+
+function buildTask(ctx: CheckContext, task: Task): Effect[] {
   const out: Effect[] = [];
   const wf = ctx.workflow;
-  const model = semanticModel(ctx);
-  const uses = toolUses(ctx);
-  for (const task of wf.tasks) {
-    const node = model.taskNode(task);
-    if (!isMap(node)) continue;
-    const exec = getPair(node, 'exec');
-    if (exec && task.verb === 'exec') out.push(...execEffects(ctx, task, exec.value, keySpan(exec)!));
-    for (const use of uses) {
-      if (use.task !== task || use.synthesized) continue;
-      if (use.id.startsWith('!')) continue;
-      out.push({ kind: 'tool', task, id: use.id, via: use.kind, pattern: use.pattern, span: use.span });
-      if (use.kind === 'invoke' && use.invokeNode) out.push(...builtinEffects(ctx, task, use.id, use.invokeNode));
+  const node = semanticModel(ctx).taskNode(task);
+  if (!isMap(node)) return out;
+  const exec = getPair(node, 'exec');
+  if (exec && task.verb === 'exec') out.push(...execEffects(ctx, task, exec.value, keySpan(exec)!));
+  for (const use of taskToolUses(ctx, node)) {
+    if (use.id.startsWith('!')) continue;
+    out.push({ kind: 'tool', task, id: use.id, via: use.kind, pattern: use.pattern, span: use.span });
+    if (use.kind === 'invoke' && use.invokeNode) out.push(...builtinEffects(ctx, task, use.id, use.invokeNode));
+  }
+  const agent = getNode(node, 'agent');
+  const skills = getNode(agent, 'skills');
+  if (isSeq(skills)) {
+    for (const item of skills.items) {
+      if (!scalarString(item)) continue;
+      const resolved = resolveString(item.value, wf, task);
+      out.push({ kind: 'fs', access: 'read', task, tool: 'agent.skills', arg: 'skills', use: 'file', path: resolved.value, resolved, span: valueSpan(ctx.doc, item) });
     }
-    const agent = getNode(node, 'agent');
-    const skills = getNode(agent, 'skills');
-    if (isSeq(skills)) {
-      for (const item of skills.items) {
-        if (!scalarString(item)) continue;
-        const resolved = resolveString(item.value, wf, task);
-        out.push({ kind: 'fs', access: 'read', task, tool: 'agent.skills', arg: 'skills', use: 'file', path: resolved.value, resolved, span: valueSpan(ctx.doc, item) });
-      }
+  }
+  return out;
+}
+
+interface TaskToolUse { kind: 'invoke' | 'agent'; id: string; span: Span; pattern: boolean; invokeNode?: YAMLMap<unknown, unknown> }
+
+/**
+ * The written (not synthesized) tool ids of one task, as `toolUses` of the semantic checks finds
+ * them: that list covers the whole document, and scanning it for each task was quadratic.
+ */
+function taskToolUses(ctx: CheckContext, node: unknown): TaskToolUse[] {
+  const out: TaskToolUse[] = [];
+  const invoke = getNode(node, 'invoke');
+  if (isMap(invoke)) {
+    const tool = getNode(invoke, 'tool');
+    const server = getNode(invoke, 'mcp');
+    // Legacy `{mcp: s, tool: t}` is synthesized into an id: no written token to hold an effect.
+    const legacy = ctx.dialect.dialect !== 'v1' && isScalar(server) && isScalar(tool) && typeof tool.value === 'string';
+    if (!legacy && isScalar(tool) && typeof tool.value === 'string' && !tool.value.includes('${{')) {
+      out.push({ kind: 'invoke', id: tool.value, span: valueSpan(ctx.doc, tool), pattern: false, invokeNode: invoke });
     }
+  }
+  const tools = getNode(getNode(node, 'agent'), 'tools');
+  for (const item of isSeq(tools) ? tools.items : []) {
+    if (!isScalar(item) || typeof item.value !== 'string' || item.value.includes('${{')) continue;
+    out.push({ kind: 'agent', id: item.value, span: valueSpan(ctx.doc, item), pattern: item.value.includes('*') || item.value.startsWith('!') });
   }
   return out;
 }

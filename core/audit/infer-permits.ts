@@ -17,13 +17,18 @@ export interface InferredPermits {
   open: string[];
 }
 
-function add(list: string[], s: string): void {
-  if (!list.includes(s)) list.push(s);
-}
-
 export function inferPermits(effects: readonly Effect[]): InferredPermits {
   const p: InferredPermits = { fs: { read: [], write: [] }, net: { http: [] }, exec: false, tools: [], env: [], open: [] };
   const programs: string[] = [];
+  // A set per list: `includes` on each add was quadratic over a thousand tasks.
+  const seen = new Map<string[], Set<string>>();
+  const add = (list: string[], s: string): void => {
+    let set = seen.get(list);
+    if (!set) seen.set(list, (set = new Set()));
+    if (set.has(s)) return;
+    set.add(s);
+    list.push(s);
+  };
   let anyExec = false;
   let execTrue = false;
   for (const e of effects) {

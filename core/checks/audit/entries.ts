@@ -5,7 +5,8 @@ import { isScalar } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { getNode, getPair, keySpan } from '../../document.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { collectEffects, type Effect } from '../../audit/effects.js';
+import { taskEffects, type Effect } from '../../audit/effects.js';
+import { perTask } from '../memo.js';
 import { isDangerousEnv } from '../../audit/env.js';
 import { pathCovered, walkAllowed, walkRoot } from '../../audit/fs-paths.js';
 import { floorClass, isWildcardHost, normalizeHost } from '../../audit/hosts.js';
@@ -16,34 +17,34 @@ import { permitEntries, programAllowed } from './permits.js';
 export function checkPermitEntries(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect !== 'v1' || !ctx.workflow.permits) return [];
   const out: NikaDiagnostic[] = [];
-  const effects = collectEffects(ctx);
-  const used = usage(effects);
-  for (const entry of permitEntries(ctx)) {
+  const entries = permitEntries(ctx);
+  const used = usage(ctx, entries);
+  entries.forEach((entry, i) => {
     const { category, value, span } = entry;
     if (category === 'net.http') {
       if (isWildcardHost(value)) {
         out.push(diag('NIKA-AUTH-010', `'${value}' is not an exact host: net.http takes exact host names (the bare "*" is the one wildcard). List each host.`, span));
-        continue;
+        return;
       }
       const cls = value.trim() === '*' ? undefined : floorClass(value);
       if (cls && cls !== 'loopback') {
         out.push(diag('NIKA-SEC-005', `'${value}' is a ${cls === 'metadata' ? 'cloud metadata' : cls} address on the SSRF floor: this grant can never take effect (only an exact loopback host lifts the floor).`, span));
-        continue;
+        return;
       }
     }
     if (category === 'env' && isDangerousEnv(value)) {
       out.push(diag('NIKA-AUTH-009', `${value} is never passed to a child process (it lets a program load or run code the workflow does not show); this grant is dead. Remove it.`, span));
-      continue;
+      return;
     }
-    if (!value.startsWith('!') && !isUsed(category, value, used)) {
+    if (!value.startsWith('!') && !(used.open.has(category) || used.entries[i])) {
       const d = diag('NIKA-DRIFT-001', `permits.${category} entry '${value}' is not used by any task.`, span, 'hint');
       d.tags = ['unnecessary'];
       out.push(d);
     }
-  }
+  });
   // `exec: true` with no exec task grants an unused authority too.
   const execPair = permitExecTrue(ctx);
-  if (execPair && !effects.some((e) => e.kind === 'exec')) {
+  if (execPair && !used.exec) {
     const d = diag('NIKA-DRIFT-001', 'permits.exec: true is not used by any task.', execPair, 'hint');
     d.tags = ['unnecessary'];
     out.push(d);
@@ -52,14 +53,31 @@ export function checkPermitEntries(ctx: CheckContext): NikaDiagnostic[] {
 }
 
 interface Usage {
-  effects: Effect[];
+  /** Per permit entry (by index): some effect uses it. */
+  entries: boolean[];
   /** A category some effect reaches with a target known only at run time (any entry may serve it). */
   open: Set<string>;
+  /** Some task runs a program. */
+  exec: boolean;
 }
+
+/** One task's part of the usage; the entries are the envelope's, so the memo holds for them. */
+interface TaskUsage { entries: number[]; open: string[]; exec: boolean }
 
 const AGENT_REACH: Record<string, string[]> = { 'fs.read': ['read', 'glob', 'grep', 'edit', 'chart', 'image_fx'], 'fs.write': ['write', 'edit', 'chart', 'image_fx', 'image_generate', 'tts_generate'], 'net.http': ['fetch', 'notify'] };
 
-function usage(effects: Effect[]): Usage {
+function usage(ctx: CheckContext, entries: ReturnType<typeof permitEntries>): Usage {
+  const u: Usage = { entries: entries.map(() => false), open: new Set(), exec: false };
+  for (const task of ctx.workflow.tasks) {
+    const t = perTask(ctx, task, 'audit.entries.usage', () => taskUsage(taskEffects(ctx, task), entries));
+    for (const i of t.entries) u.entries[i] = true;
+    for (const c of t.open) u.open.add(c);
+    if (t.exec) u.exec = true;
+  }
+  return u;
+}
+
+function taskUsage(effects: readonly Effect[], entries: ReturnType<typeof permitEntries>): TaskUsage {
   const open = new Set<string>();
   for (const e of effects) {
     if (e.kind === 'exec' && (e.shell || e.program === undefined)) open.add('exec');
@@ -72,24 +90,26 @@ function usage(effects: Effect[]): Usage {
       }
     }
   }
-  return { effects, open };
+  const used: number[] = [];
+  entries.forEach(({ category, value }, i) => { if (isUsed(category, value, effects)) used.push(i); });
+  return { entries: used, open: [...open], exec: effects.some((e) => e.kind === 'exec') };
 }
 
-function isUsed(category: string, value: string, u: Usage): boolean {
-  if (u.open.has(category)) return true;
+/** Whether these effects use the entry (a run-time target in its category aside). */
+function isUsed(category: string, value: string, effects: readonly Effect[]): boolean {
   switch (category) {
     case 'exec':
-      return u.effects.some((e) => e.kind === 'exec' && e.program !== undefined && programAllowed([value], e.program));
+      return effects.some((e) => e.kind === 'exec' && e.program !== undefined && programAllowed([value], e.program));
     case 'env':
       // Passed to every child process; used as soon as the workflow runs one.
-      return u.effects.some((e) => e.kind === 'exec');
+      return effects.some((e) => e.kind === 'exec');
     case 'tools':
-      return u.effects.some((e) => e.kind === 'tool' && ceilingEntryUsed(value, { id: e.id, pattern: e.pattern }));
+      return effects.some((e) => e.kind === 'tool' && ceilingEntryUsed(value, { id: e.id, pattern: e.pattern }));
     case 'net.http':
-      return u.effects.some((e) => e.kind === 'net' && e.host !== undefined && (value.trim() === '*' || normalizeHost(value) === normalizeHost(e.host)));
+      return effects.some((e) => e.kind === 'net' && e.host !== undefined && (value.trim() === '*' || normalizeHost(value) === normalizeHost(e.host)));
     case 'fs.read':
     case 'fs.write':
-      return u.effects.some((e) => {
+      return effects.some((e) => {
         if (e.kind !== 'fs' || `fs.${e.access}` !== category || e.path === undefined) return false;
         if (e.use === 'file') return pathCovered(e.path, [value]);
         if (e.use === 'glob') return walkAllowed(walkRoot(e.path), [value]);

@@ -5,19 +5,31 @@
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
 import { codeBearingClass } from '../../audit/code-bearing.js';
-import { collectEffects } from '../../audit/effects.js';
+import { taskEffects } from '../../audit/effects.js';
+import type { ExprSite } from '../../scan.js';
 import { chainOf } from '../../audit/resolve.js';
 import { semanticModel } from '../semantic/model.js';
 import { liftsOf } from './lifts.js';
 
+// Task-local: a lift entry is judged against its own task's surface and effects only.
 export function checkLifts(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect !== 'v1') return [];
   const out: NikaDiagnostic[] = [];
-  const sites = semanticModel(ctx).sites;
+  let byId: Map<string | undefined, ExprSite[]> | undefined;
   for (const task of ctx.workflow.tasks) {
     const lifts = liftsOf(ctx, task);
     if (!lifts.length) continue;
-    const surface = sites.filter((s) => s.taskId === task.id && (s.surface === 'body' || s.surface === 'with'));
+    // One pass over the sites for all tasks: filtering them per task was quadratic.
+    if (!byId) {
+      byId = new Map();
+      for (const s of semanticModel(ctx).sites) {
+        if (s.surface !== 'body' && s.surface !== 'with') continue;
+        const list = byId.get(s.taskId);
+        if (list) list.push(s);
+        else byId.set(s.taskId, [s]);
+      }
+    }
+    const surface = byId.get(task.id) ?? [];
     const reads = new Set<string>();
     let defers = false;
     for (const s of surface) {
@@ -29,7 +41,7 @@ export function checkLifts(ctx: CheckContext): NikaDiagnostic[] {
       }
     }
     if (defers) continue;
-    const codeFetch = collectEffects(ctx).some((e) => e.kind === 'net' && e.task === task && e.tool === 'nika:fetch' && e.url !== undefined && codeBearingClass(e.url));
+    const codeFetch = taskEffects(ctx, task).some((e) => e.kind === 'net' && e.task === task && e.tool === 'nika:fetch' && e.url !== undefined && codeBearingClass(e.url));
     for (const l of lifts) {
       if (l.law === 'taint' && l.from && /^(const|secrets)\./.test(l.from)) {
         // Constants and secrets are trusted by definition: the taint law never fires on them.

@@ -15,6 +15,7 @@ import { matchToolPattern } from '../../toolid.js';
 import { anchorPath } from '../../audit/fs-paths.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
 import { producersFirst } from './secrets.js';
+import { perTask } from '../memo.js';
 
 const NET_TOOLS = ['nika:fetch', 'nika:notify'];
 const EGRESS_BUILTINS = ['nika:fetch', 'nika:notify', 'nika:write', 'nika:edit', 'nika:chart', 'nika:image_fx', 'nika:image_generate', 'nika:tts_generate'];
@@ -39,6 +40,54 @@ function verbSpan(ctx: CheckContext, task: Task): Span {
   return (pair && keySpan(pair)) ?? task.idSpan;
 }
 
+type Ref = { kind: 'tasks' | 'with' | 'item'; name: string };
+
+/** What the order checks know of one task on its own (memoized: reading its expressions is the cost). */
+interface OrderFacts {
+  net: boolean;
+  ingress: boolean;
+  egress: boolean;
+  writer: boolean;
+  gate: boolean;
+  /** `after:` ids with an unwind predicate, in order. */
+  unwind: string[];
+  /** Every `after:` id. */
+  after: string[];
+  /** Task ids read anywhere the trifecta graph looks (with, body, items, recover, when). */
+  reads: string[];
+}
+
+function orderFacts(ctx: CheckContext, t: Task): OrderFacts {
+  return perTask(ctx, t, 'audit.order', () => {
+    const tool = invokeTool(t);
+    const isExec = t.verb === 'exec';
+    const reads: string[] = [];
+    for (const r of taskRefs([t.with, t.body, t.forEach?.items, t.onError?.recover?.value, t.when])) if (r.kind === 'tasks') reads.push(r.name);
+    return {
+      net: (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false),
+      ingress: isExec || tool === 'nika:fetch' || (tool?.startsWith('mcp:') ?? false) || admits(t, ['nika:fetch'], true),
+      egress: isExec || (tool !== undefined && (EGRESS_BUILTINS.includes(tool) || tool.startsWith('mcp:'))) || admits(t, EGRESS_BUILTINS, true),
+      writer: isExec || (tool !== undefined && FS_WRITERS.includes(tool)),
+      gate: tool === 'nika:prompt' && t.body?.verb === 'invoke' && !('default' in t.body.args),
+      unwind: Object.entries(t.after).filter(([, p]) => p === 'unwind').map(([id]) => id),
+      after: Object.keys(t.after),
+      reads,
+    };
+  });
+}
+
+/** Where untrusted content may enter a task's fields, for the trifecta's taint pass. */
+interface FlowFacts { with: Array<[string, Ref[]]>; item: Ref[]; body: Ref[]; recover: Ref[] }
+
+function flowFacts(ctx: CheckContext, t: Task): FlowFacts {
+  return perTask(ctx, t, 'audit.order.flow', () => ({
+    with: Object.entries(t.with).map(([k, v]): [string, Ref[]] => [k, taskRefs(v)]),
+    item: taskRefs(t.forEach?.items),
+    body: taskRefs(t.body),
+    recover: taskRefs(t.onError?.recover?.value),
+  }));
+}
+
 export function checkOrder(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect !== 'v1') return [];
   return [...checkExecAfterNet(ctx), ...checkTrifecta(ctx)];
@@ -47,14 +96,19 @@ export function checkOrder(ctx: CheckContext): NikaDiagnostic[] {
 function checkExecAfterNet(ctx: CheckContext): NikaDiagnostic[] {
   const model = semanticModel(ctx);
   const tasks = ctx.workflow.tasks;
+  // Only an exec downstream of a network task is flagged: without both there is nothing to walk.
+  if (!tasks.some((t) => t.verb === 'exec') || !tasks.some((t) => orderFacts(ctx, t).net)) return [];
   // consumer → producers, with unwind edges too: a cleanup after a fetch still runs after it.
-  const parents = new Map<string, Set<string>>();
+  const parents = new Map<string, ReadonlySet<string>>();
   for (const t of tasks) {
-    const ps = new Set(model.deps.get(t.id) ?? []);
-    for (const [id, p] of Object.entries(t.after)) if (p === 'unwind' && model.tasks.has(id)) ps.add(id);
+    const deps = model.deps.get(t.id);
+    const unwind = orderFacts(ctx, t).unwind.filter((id) => model.tasks.has(id));
+    if (!unwind.length && deps) { parents.set(t.id, deps); continue; }
+    const ps = new Set(deps ?? []);
+    for (const id of unwind) ps.add(id);
     parents.set(t.id, ps);
   }
-  const isNet = (t: Task) => { const tool = invokeTool(t); return (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false); };
+  const isNet = (t: Task) => orderFacts(ctx, t).net;
   // One pass, producers first: each task remembers one parent through which a network task
   // reaches it, so every witness path can be read back without a search per exec.
   // A parent is remembered only once it is itself settled (network, or reached earlier in this
@@ -98,8 +152,8 @@ export function elided(first: readonly string[], last: readonly string[]): strin
   return [...first, '…', ...last].join(' → ');
 }
 
-function taskRefs(value: unknown): Array<{ kind: 'tasks' | 'with' | 'item'; name: string }> {
-  const out: Array<{ kind: 'tasks' | 'with' | 'item'; name: string }> = [];
+function taskRefs(value: unknown): Ref[] {
+  const out: Ref[] = [];
   for (const r of referencesIn(value) as Reference[]) {
     const first = r.segments[0]?.name;
     if ((r.root === 'tasks' || r.root === 'with') && first) out.push({ kind: r.root, name: first });
@@ -117,6 +171,16 @@ function writeGlobEscapes(glob: string): boolean {
 function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
   const permits = ctx.workflow.permits;
   if (!permits) return [];
+  // The three grants are read first: without them no task can be flagged, whatever the graph.
+  const read = permits.fs?.read ?? [];
+  const execOn = permits.exec === true || (Array.isArray(permits.exec) && permits.exec.length > 0);
+  const grantIngress = (permits.tools ?? []).some((g) => !g.startsWith('!') && (g.startsWith('mcp:') || matchToolPattern(g, 'nika:fetch')));
+  const http = permits.net?.http ?? [];
+  const writeEscapes = (permits.fs?.write ?? []).some(writeGlobEscapes);
+  const leg1 = read.length > 0;
+  const leg3 = http.length > 0 || writeEscapes || execOn;
+  if (!(leg1 && (execOn || grantIngress) && leg3)) return [];
+
   const tasks = ctx.workflow.tasks;
   const idx = new Map(tasks.map((t, i) => [t.id, i]));
   const n = tasks.length;
@@ -126,20 +190,18 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
   const writer: boolean[] = [];
   const parents: Array<Set<number>> = [];
   for (const t of tasks) {
-    const tool = invokeTool(t);
-    const isExec = t.verb === 'exec';
-    ingress.push(isExec || tool === 'nika:fetch' || (tool?.startsWith('mcp:') ?? false) || admits(t, ['nika:fetch'], true));
-    egress.push(isExec || (tool !== undefined && (EGRESS_BUILTINS.includes(tool) || tool.startsWith('mcp:'))) || admits(t, EGRESS_BUILTINS, true));
-    writer.push(isExec || (tool !== undefined && FS_WRITERS.includes(tool)));
-    gate.push(tool === 'nika:prompt' && t.body?.verb === 'invoke' && !('default' in t.body.args));
+    const f = orderFacts(ctx, t);
+    ingress.push(f.ingress);
+    egress.push(f.egress);
+    writer.push(f.writer);
+    gate.push(f.gate);
     const ps = new Set<number>();
-    for (const r of taskRefs([t.with, t.body, t.forEach?.items, t.onError?.recover?.value, t.when])) {
-      if (r.kind !== 'tasks') continue;
-      const j = idx.get(r.name);
+    for (const name of f.reads) {
+      const j = idx.get(name);
       if (j === undefined) return []; // an unknown id: the graph is not analyzable, no claim
       ps.add(j);
     }
-    for (const id of Object.keys(t.after)) {
+    for (const id of f.after) {
       const j = idx.get(id);
       if (j === undefined) return [];
       ps.add(j);
@@ -149,15 +211,8 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
   const order = topoOrder(parents);
   if (!order) return []; // a cycle is reported elsewhere; no claim here
 
-  const read = permits.fs?.read ?? [];
-  const execOn = permits.exec === true || (Array.isArray(permits.exec) && permits.exec.length > 0);
-  const grantIngress = (permits.tools ?? []).some((g) => !g.startsWith('!') && (g.startsWith('mcp:') || matchToolPattern(g, 'nika:fetch')));
-  const http = permits.net?.http ?? [];
-  const writeEscapes = (permits.fs?.write ?? []).some(writeGlobEscapes);
-  const leg1 = read.length > 0;
-  const leg2 = (execOn || grantIngress) && ingress.some(Boolean);
-  const leg3 = http.length > 0 || writeEscapes || execOn;
-  if (!(leg1 && leg2 && leg3)) return [];
+  const leg2 = ingress.some(Boolean);
+  if (!leg2) return [];
   const disjunct = http.length ? 'net.http is granted' : writeEscapes ? 'an fs.write glob reaches outside the workspace' : 'exec is granted';
 
   const outOrigin: Array<string | undefined> = new Array(n);
@@ -165,20 +220,21 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
   let writerOrigin: string | undefined;
   for (const i of order) {
     const t = tasks[i];
+    const f = flowFacts(ctx, t);
     const withSrc = new Map<string, string>();
-    const originOf = (r: { kind: string; name: string }, item?: string) =>
+    const originOf = (r: Ref, item?: string) =>
       r.kind === 'tasks' ? outOrigin[idx.get(r.name)!] : r.kind === 'with' ? withSrc.get(r.name) : item;
-    for (const [k, v] of Object.entries(t.with)) {
-      for (const r of taskRefs(v)) { const o = originOf(r); if (o) { withSrc.set(k, o); break; } }
+    for (const [k, refs] of f.with) {
+      for (const r of refs) { const o = originOf(r); if (o) { withSrc.set(k, o); break; } }
     }
     let itemSrc: string | undefined;
-    for (const r of taskRefs(t.forEach?.items)) { itemSrc = originOf(r); if (itemSrc) break; }
+    for (const r of f.item) { itemSrc = originOf(r); if (itemSrc) break; }
     let eff: string | undefined;
-    for (const r of taskRefs(t.body)) { eff = originOf(r, itemSrc); if (eff) break; }
+    for (const r of f.body) { eff = originOf(r, itemSrc); if (eff) break; }
     // A tainted writer earlier in the run plus a read grant: an exec may read what it wrote.
     if (t.verb === 'exec' && !eff && leg1 && writerOrigin) eff = writerOrigin;
     let recover: string | undefined;
-    for (const r of taskRefs(t.onError?.recover?.value)) { recover = originOf(r, itemSrc); if (recover) break; }
+    for (const r of f.recover) { recover = originOf(r, itemSrc); if (recover) break; }
     effOrigin[i] = eff;
     outOrigin[i] = ingress[i] ? t.id : eff ?? recover;
     if (writer[i] && eff && !writerOrigin) writerOrigin = eff;
@@ -234,8 +290,8 @@ function topoOrder(parents: Array<Set<number>>): number[] | undefined {
   parents.forEach((ps, i) => ps.forEach((p) => children[p].push(i)));
   const order: number[] = [];
   const ready = indeg.flatMap((d, i) => (d === 0 ? [i] : []));
-  while (ready.length) {
-    const i = ready.shift()!;
+  for (let head = 0; head < ready.length; head++) {
+    const i = ready[head];
     order.push(i);
     for (const c of children[i]) if (--indeg[c] === 0) ready.push(c);
   }

@@ -17,6 +17,7 @@ import { parseToolId } from '../../toolid.js';
 import { BUILTINS } from '../../catalog/builtins.js';
 import { chainOf } from '../../audit/resolve.js';
 import { hostOfUrl, normalizeHost } from '../../audit/hosts.js';
+import { perTask } from '../memo.js';
 import { appendToMap } from '../semantic/edits.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
 import { valueSpan } from '../semantic/tools.js';
@@ -69,9 +70,16 @@ function merge(into: Taint, from: Taint | undefined, hop?: string): boolean {
   return changed;
 }
 
+/** The shapes of the `secrets:` block and nika:hash keys: each finding reads its own entry or task only. */
 export function checkSecrets(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect !== 'v1' || !ctx.doc.root) return [];
-  return [...checkSecretShapes(ctx), ...checkHashKeys(ctx), ...checkFlows(ctx)];
+  return [...checkSecretShapes(ctx), ...checkHashKeys(ctx)];
+}
+
+/** Where secret values flow: across tasks, so over the whole document. */
+export function checkSecretFlows(ctx: CheckContext): NikaDiagnostic[] {
+  if (ctx.dialect.dialect !== 'v1' || !ctx.doc.root) return [];
+  return checkFlows(ctx);
 }
 
 function checkSecretShapes(ctx: CheckContext): NikaDiagnostic[] {
@@ -121,7 +129,8 @@ function checkHashKeys(ctx: CheckContext): NikaDiagnostic[] {
   return out;
 }
 
-interface TaskState { with: Map<string, Taint>; item: Taint; out: Taint }
+/** A task's taint, each part made when something first flows into it (most tasks stay clean). */
+interface TaskState { with: Map<string, Taint>; item?: Taint; out?: Taint }
 
 /** One place a secret's value arrives: a task's sink (exec, infer, agent, a tool id) or a workflow output. */
 export interface SecretFlow {
@@ -161,93 +170,163 @@ export function traceSecrets(ctx: CheckContext): SecretFlow[] {
 
 type Flow = Omit<SecretFlow, 'path'> & { trail: Trail };
 
+/** A reference as the taint pass reads it: its root and first two segments. */
+interface Ref { root: string; first?: string; second?: string }
+
+function refOf(r: Reference): Ref {
+  return { root: r.root, first: r.segments[0]?.name, second: r.segments[1]?.name };
+}
+
+/** What one task contributes to the taint pass, read from that task alone (memoized). */
+interface FlowFacts {
+  with: Array<readonly [string, Ref[]]>;
+  item: Ref[];
+  recover: Ref[];
+  /** Effect-surface islands (the nika:hash key exempted), with the span a finding lands on. */
+  body: Array<{ span: Span; refs: Ref[] }>;
+  /** Some reference above reads `secrets.*`: without any, no secret enters the task graph. */
+  readsSecret: boolean;
+}
+
+function flowFacts(ctx: CheckContext, t: Task): FlowFacts {
+  return perTask(ctx, t, 'audit.secrets.flow', () => {
+    const f: FlowFacts = {
+      with: Object.entries(t.with).map(([k, v]) => [k, referencesIn(v).map(refOf)] as const),
+      item: t.forEach ? referencesIn(t.forEach.items).map(refOf) : [],
+      recover: t.onError?.recover ? referencesIn(t.onError.recover.value).map(refOf) : [],
+      body: [],
+      readsSecret: false,
+    };
+    for (const s of semanticModel(ctx).sitesOfTask(t)) {
+      if (s.surface !== 'body' || exemptHashKey(t, s)) continue;
+      f.body.push({ span: s.span, refs: s.references.map(refOf) });
+    }
+    const all = [...f.with.flatMap(([, rs]) => rs), ...f.item, ...f.recover, ...f.body.flatMap((b) => b.refs)];
+    f.readsSecret = all.some((r) => r.root === 'secrets');
+    return f;
+  });
+}
+
 function flowsOf(ctx: CheckContext): Flow[] {
   const wf = ctx.workflow;
   const declared = wf.secrets;
   if (ctx.dialect.dialect !== 'v1' || !Object.keys(declared).length) return [];
   const model = semanticModel(ctx);
-  const state = new Map<string, TaskState>();
-  for (const t of wf.tasks) state.set(t.id, { with: new Map(), item: new Map(), out: new Map() });
+  const tasks = wf.tasks;
+  const n = tasks.length;
+  // Per task by position (ids are unique in the IR): lookups by id were most of the pass.
+  const facts = tasks.map((t) => flowFacts(ctx, t));
+  const state: Array<TaskState | undefined> = new Array(n);
+  // Effect-surface taint per task: which secret reaches it, through which island first.
+  const effect: Array<Map<string, { path: Trail; span: Span }> | undefined> = new Array(n);
+  let index: Map<string, number> | undefined;
+  const indexOf = (id: string) => (index ??= new Map(tasks.map((t, i) => [t.id, i]))).get(id);
+  const stateOf = (i: number): TaskState => (state[i] ??= { with: new Map() });
 
-  const refTaint = (ref: Reference, task: Task | undefined): Taint | undefined => {
-    const first = ref.segments[0]?.name;
+  // The first pass settles everything when no read sees a task before its turn (a cycle, a body
+  // reading a task it does not wait for) and no binding reads what is computed after it.
+  const done = new Uint8Array(n);
+  let passing = false;
+  let unsettled = false;
+  const outOf = (id: string): Taint | undefined => {
+    const j = indexOf(id);
+    if (j === undefined) return undefined;
+    if (passing && !done[j]) unsettled = true;
+    return state[j]?.out;
+  };
+  const refTaint = (ref: Ref, i: number | undefined): Taint | undefined => {
+    const first = ref.first;
     if (ref.root === 'secrets' && first && first in declared) return new Map([[first, start(`secrets.${first}`)]]);
-    if (!task) {
-      if (ref.root === 'tasks' && first && !META.has(ref.segments[1]?.name ?? 'output')) return hop(state.get(first)?.out, `tasks.${first}.output`);
+    if (i === undefined) {
+      if (ref.root === 'tasks' && first && !META.has(ref.second ?? 'output')) { const o = outOf(first); return o?.size ? hop(o, `tasks.${first}.output`) : undefined; }
       return undefined;
     }
-    const st = state.get(task.id)!;
+    const st = state[i];
     if (ref.root === 'group' && first) {
       // A fold carries every member's record, outputs included.
       const all: Taint = new Map();
-      for (const m of model.groups.get(first) ?? []) merge(all, hop(state.get(m)?.out, `tasks.${m}.output`));
+      for (const m of model.groups.get(first) ?? []) { const o = outOf(m); if (o?.size) merge(all, hop(o, `tasks.${m}.output`)); }
       return hop(all, `group.${first}`);
     }
-    if (ref.root === 'with' && first) return hop(st.with.get(first), `with.${first}`);
-    if (ref.root === 'item') return hop(st.item, 'item');
-    if (ref.root === 'tasks' && first && !META.has(ref.segments[1]?.name ?? 'output')) return hop(state.get(first)?.out, `tasks.${first}.output`);
+    if (ref.root === 'with' && first) { const w = st?.with.get(first); return w?.size ? hop(w, `with.${first}`) : undefined; }
+    if (ref.root === 'item') return hop(st?.item, 'item');
+    if (ref.root === 'tasks' && first && !META.has(ref.second ?? 'output')) { const o = outOf(first); return o?.size ? hop(o, `tasks.${first}.output`) : undefined; }
     return undefined;
   };
 
-  // Effect-surface taint per task: which secret reaches it, through which island first.
-  const effect = new Map<string, Map<string, { path: Trail; span: Span }>>();
-  const sitesOf = new Map<string, ExprSite[]>();
-  for (const s of model.sites) {
-    if (s.surface !== 'body' || !s.task) continue;
-    const list = sitesOf.get(s.task.id);
-    if (list) list.push(s);
-    else sitesOf.set(s.task.id, [s]);
-  }
-  const refs = new Map(wf.tasks.map((t) => [t.id, {
-    with: Object.entries(t.with).map(([k, v]) => [k, referencesIn(v)] as const),
-    item: t.forEach ? referencesIn(t.forEach.items) : [],
-    recover: t.onError?.recover ? referencesIn(t.onError.recover.value) : [],
-  }]));
-  // Producers first, so one pass settles acyclic graphs; a second pass covers what a cycle or a
-  // binding that reads a later binding left behind (cycles are reported by the graph checks).
-  const order = producersFirst(wf.tasks, model.deps);
-  for (let pass = 0; pass < 2; pass++) {
-    for (const task of order) {
-      const st = state.get(task.id)!;
-      const r = refs.get(task.id)!;
-      for (let again = 0, changed = true; changed && again <= r.with.length; again++) {
-        changed = false;
-        for (const [k, rs] of r.with) {
-          const t = st.with.get(k) ?? new Map();
-          for (const ref of rs) if (merge(t, refTaint(ref, task))) changed = true;
-          st.with.set(k, t);
+  // Taint starts only at a secret read: when no task reads one, every task stays clean.
+  if (facts.some((f) => f.readsSecret)) {
+    // Producers first, so one pass settles acyclic graphs; a second pass covers what a cycle or a
+    // binding that reads a later binding left behind (cycles are reported by the graph checks).
+    // An empty taint merges nothing, so a part is only made when some taint arrives.
+    const order = producersFirstOrder(tasks, model.deps);
+    for (let pass = 0; pass < 2 && (pass === 0 || unsettled); pass++) {
+      passing = pass === 0;
+      for (const i of order) {
+        const task = tasks[i];
+        const r = facts[i];
+        let changed = true;
+        for (let again = 0; changed && again <= r.with.length; again++) {
+          changed = false;
+          for (const [k, rs] of r.with) {
+            let t = state[i]?.with.get(k);
+            const fresh = !t;
+            for (const ref of rs) {
+              if (ref.root === 'item') unsettled = true; // the item is computed after the bindings
+              const add = refTaint(ref, i);
+              if (!add?.size) continue;
+              t ??= new Map();
+              if (merge(t, add)) changed = true;
+            }
+            // Stored after its own references are read, as a binding's first round always was.
+            if (t && fresh) stateOf(i).with.set(k, t);
+          }
         }
-      }
-      for (const ref of r.item) merge(st.item, refTaint(ref, task));
-      const eff = effect.get(task.id) ?? new Map();
-      for (const s of sitesOf.get(task.id) ?? []) {
-        if (exemptHashKey(task, s)) continue;
-        for (const ref of s.references) {
-          for (const [secret, path] of refTaint(ref, task) ?? []) if (!eff.has(secret)) eff.set(secret, { path, span: s.span });
+        if (changed) unsettled = true;
+        for (const ref of r.item) {
+          const add = refTaint(ref, i);
+          if (add?.size) merge((stateOf(i).item ??= new Map()), add);
         }
+        let eff = effect[i];
+        for (const s of r.body) {
+          for (const ref of s.refs) {
+            const add = refTaint(ref, i);
+            if (!add) continue;
+            for (const [secret, path] of add) {
+              eff ??= effect[i] = new Map();
+              if (!eff.has(secret)) eff.set(secret, { path, span: s.span });
+            }
+          }
+        }
+        // The model's reply is not a verbatim echo of its prompt: infer/agent outputs stay clean.
+        if (eff && (task.verb === 'exec' || task.verb === 'invoke')) {
+          for (const [secret, { path }] of eff) merge((stateOf(i).out ??= new Map()), new Map([[secret, path]]), `tasks.${task.id}.output`);
+        }
+        for (const ref of r.recover) {
+          const add = refTaint(ref, i);
+          if (add?.size) merge((stateOf(i).out ??= new Map()), add, `tasks.${task.id}.output`);
+        }
+        done[i] = 1;
       }
-      effect.set(task.id, eff);
-      // The model's reply is not a verbatim echo of its prompt: infer/agent outputs stay clean.
-      if (task.verb === 'exec' || task.verb === 'invoke') {
-        for (const [secret, { path }] of eff) merge(st.out, new Map([[secret, path]]), `tasks.${task.id}.output`);
-      }
-      for (const ref of r.recover) merge(st.out, refTaint(ref, task), `tasks.${task.id}.output`);
     }
+    passing = false;
   }
 
   const flows: Flow[] = [];
-  for (const task of wf.tasks) {
+  tasks.forEach((task, i) => {
+    const eff = effect[i];
+    if (!eff?.size) return;
     const sink = sinkOf(task);
-    if (!sink) continue;
-    for (const [secret, { path, span }] of effect.get(task.id) ?? []) {
+    if (!sink) return;
+    for (const [secret, { path, span }] of eff) {
       flows.push({ secret, sink, task: task.id, trail: path, span, sanctioned: sanctioned(ctx, declared[secret], sink, task, secret) });
     }
-  }
-  for (const site of model.sites.filter((s) => s.surface === 'outputs')) {
+  });
+  for (const site of outputSites(ctx)) {
     const name = String(site.path[1]);
     const seen = new Set<string>();
     for (const r of site.references) {
-      for (const [secret, path] of refTaint(r, undefined) ?? []) {
+      for (const [secret, path] of refTaint(refOf(r), undefined) ?? []) {
         if (seen.has(secret)) continue;
         seen.add(secret);
         flows.push({ secret, sink: 'outputs', output: name, trail: path, span: site.span, sanctioned: (declared[secret]?.egress ?? []).some((e) => e.to === 'outputs') });
@@ -257,32 +336,62 @@ function flowsOf(ctx: CheckContext): Flow[] {
   return flows;
 }
 
+/** The sites of the `outputs:` block, in document order. */
+function outputSites(ctx: CheckContext): ExprSite[] {
+  const sites = semanticModel(ctx).sites;
+  if (!ctx.memo) return sites.filter((s) => s.surface === 'outputs');
+  // The incremental analyzer lists the envelope's sites before and after the tasks' sites: only
+  // those ends need a look (filtering every site of the document cost more than the taint pass).
+  let head = 0;
+  while (head < sites.length && !sites[head].task) head++;
+  let tail = sites.length;
+  while (tail > head && !sites[tail - 1].task) tail--;
+  const out: ExprSite[] = [];
+  for (let i = 0; i < head; i++) if (sites[i].surface === 'outputs') out.push(sites[i]);
+  for (let i = tail; i < sites.length; i++) if (sites[i].surface === 'outputs') out.push(sites[i]);
+  return out;
+}
+
 /** Tasks with every producer before its consumers (declaration order breaks ties and cycles). */
 export function producersFirst(tasks: readonly Task[], deps: ReadonlyMap<string, ReadonlySet<string>>): Task[] {
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const done = new Set<string>();
-  const out: Task[] = [];
-  const visiting = new Set<string>();
-  const visit = (t: Task) => {
-    // Iterative depth-first walk: a long chain must not overflow the stack.
-    const stack: Array<{ t: Task; it: Iterator<string> }> = [{ t, it: (deps.get(t.id) ?? new Set<string>()).values() }];
-    visiting.add(t.id);
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      const n = top.it.next();
-      if (n.done) {
-        stack.pop();
-        visiting.delete(top.t.id);
-        if (!done.has(top.t.id)) { done.add(top.t.id); out.push(top.t); }
+  return producersFirstOrder(tasks, deps).map((i) => tasks[i]);
+}
+
+const NO_DEPS: ReadonlySet<string> = new Set();
+
+/** `producersFirst` as positions in `tasks` (task ids are unique). */
+function producersFirstOrder(tasks: readonly Task[], deps: ReadonlyMap<string, ReadonlySet<string>>): number[] {
+  const n = tasks.length;
+  const byId = new Map<string, number>();
+  tasks.forEach((t, i) => byId.set(t.id, i));
+  const done = new Uint8Array(n);
+  const visiting = new Uint8Array(n);
+  const out: number[] = [];
+  // Iterative depth-first walk: a long chain must not overflow the stack.
+  const at: number[] = [];
+  const its: Array<Iterator<string>> = [];
+  for (let s = 0; s < n; s++) {
+    if (done[s]) continue;
+    visiting[s] = 1;
+    at.push(s);
+    its.push((deps.get(tasks[s].id) ?? NO_DEPS).values());
+    while (at.length) {
+      const top = at[at.length - 1];
+      const next = its[its.length - 1].next();
+      if (next.done) {
+        at.pop();
+        its.pop();
+        visiting[top] = 0;
+        if (!done[top]) { done[top] = 1; out.push(top); }
         continue;
       }
-      const p = byId.get(n.value);
-      if (!p || done.has(p.id) || visiting.has(p.id)) continue;
-      visiting.add(p.id);
-      stack.push({ t: p, it: (deps.get(p.id) ?? new Set<string>()).values() });
+      const p = byId.get(next.value);
+      if (p === undefined || done[p] || visiting[p]) continue;
+      visiting[p] = 1;
+      at.push(p);
+      its.push((deps.get(tasks[p].id) ?? NO_DEPS).values());
     }
-  };
-  for (const t of tasks) if (!done.has(t.id)) visit(t);
+  }
   return out;
 }
 
