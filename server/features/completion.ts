@@ -1,6 +1,7 @@
 // Completion everywhere in a workflow: keys per dialect, verb snippets, enum values, tool ids
 // (builtins and the MCP catalog), models, tool arguments, and names inside `${{ }}`. Works on
-// half-typed documents through the patched parse of cursorContext.
+// half-typed documents through the patched parse of cursorContext (of the cursor's slice only,
+// given the model's analysis).
 import {
   CompletionItemKind, InsertTextFormat, InsertTextMode, MarkupKind,
   type CompletionItem, type CompletionList, type Position, type Range,
@@ -26,7 +27,7 @@ export function completion(model: DocModel, position: Position): CompletionList 
   const lines = model.analysis.doc.lines;
   if (model.analysis.doc.tooLarge) return EMPTY;
   const offset = lines.offsetAt(position);
-  const ctx = cursorContext(model.text, offset, lines);
+  const ctx = cursorContext(model.text, offset, lines, model.analysis);
   if (!ctx) return EMPTY;
   const env: Env = { model, ctx, range: lines.rangeOf(ctx.replace), wf: ctx.workflow };
   const items = ctx.kind === 'expression' ? expressionItems(env, offset) : ctx.kind === 'key' ? keyItems(env) : valueItems(env);

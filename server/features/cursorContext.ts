@@ -1,13 +1,17 @@
 // What the cursor is on, even in a half-typed document. The current line is patched the way the
 // GitHub Actions language service does it (a placeholder where the user types, and a `:` after a
 // bare word so it parses as a key), the patched text is parsed a second time, and the placeholder
-// tells us the path. The patched parse is cached separately from the real analysis.
+// tells us the path. Given the analysis of the unpatched text, only the slice holding the cursor
+// is parsed (patchedSlice.ts); otherwise, or when that view cannot be trusted, the whole patched
+// text is, and that parse is cached separately from the real analysis.
 import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
+import type { Analysis } from '../../core/analyze.js';
 import { getNode, keyName, locate, parseNikaDocument, spanOf, type NikaDocument } from '../../core/document.js';
 import { detectDialect, type DialectInfo } from '../../core/dialect.js';
 import type { Workflow, YamlPath } from '../../core/ir.js';
 import { normalize } from '../../core/normalize.js';
 import type { Span } from '../../core/text.js';
+import { patchedView } from './patchedSlice.js';
 
 export const PLACEHOLDER = 'nikaCursor__';
 
@@ -28,13 +32,21 @@ export interface CursorContext {
   quote?: '"' | "'";
   /** For expressions: the source between `${{` and the cursor. */
   exprPrefix?: string;
-  /** The patched parse (for reading sibling values such as `tool:` next to `args:`). */
+  /**
+   * The patched parse (for reading sibling values such as `tool:` next to `args:`); by slices, a
+   * view of it whose `tasks:` holds only the cursor's task.
+   */
   doc: NikaDocument;
   workflow: Workflow;
   dialect: DialectInfo;
 }
 
 let patchedCache: { text: string; doc: NikaDocument; dialect: DialectInfo; workflow: Workflow } | undefined;
+
+/** Tests turn `slices` off to compare with the whole-document parse. */
+export const cursorContextOptions = { slices: true };
+/** Which way the last cursorContext() read the patched text, and why not by slices. */
+export const cursorContextStats: { path: 'slice' | 'whole' | 'none'; reason?: string } = { path: 'none' };
 
 function parsePatched(text: string) {
   if (patchedCache?.text === text) return patchedCache;
@@ -49,7 +61,13 @@ const KEYISH = /^(\s*)((?:-\s+)*)([A-Za-z0-9_.-]*)$/;
 /** Characters that end a value token (YAML flow indicators, quotes, whitespace). */
 const TOKEN_CHAR = /[^\s[\]{},"']/;
 
-export function cursorContext(text: string, offset: number, lines: { positionAt(o: number): { line: number; character: number }; lineStarts: number[]; lineEnd(l: number): number }): CursorContext | undefined {
+/**
+ * `analysis`, when given, must be the analysis of `text`: the patched text is then parsed only
+ * around the cursor, and the workflow's other tasks are taken from it.
+ */
+export function cursorContext(text: string, offset: number, lines: { positionAt(o: number): { line: number; character: number }; lineStarts: number[]; lineEnd(l: number): number }, analysis?: Analysis): CursorContext | undefined {
+  cursorContextStats.path = 'none';
+  cursorContextStats.reason = undefined;
   const pos = lines.positionAt(offset);
   const lineStart = lines.lineStarts[pos.line];
   const lineEnd = lines.lineEnd(pos.line);
@@ -102,7 +120,16 @@ export function cursorContext(text: string, offset: number, lines: { positionAt(
 
   const patched = text.slice(0, lineStart) + patchedLine + text.slice(lineEnd);
   const at = offset + 1;
-  const { doc, dialect, workflow } = parsePatched(patched);
+  let view = analysis && analysis.doc.text === text && cursorContextOptions.slices ? patchedView(patched, lineStart, analysis, lines.lineStarts) : 'no analysis';
+  if (typeof view === 'string') {
+    cursorContextStats.path = 'whole';
+    cursorContextStats.reason = view;
+    view = { ...parsePatched(patched), tasksMap: undefined, taskIds: [] };
+  } else {
+    cursorContextStats.path = 'slice';
+    cursorContextStats.reason = undefined;
+  }
+  const { doc, dialect, workflow, tasksMap, taskIds } = view;
   const loc = locate(doc, at);
   let path = loc.path;
   if (!containsPlaceholder(loc, at)) {
@@ -123,7 +150,12 @@ export function cursorContext(text: string, offset: number, lines: { positionAt(
     parent = isMap(holder) ? holder : undefined;
   }
   const presentKeys = new Set<string>();
-  if (isMap(parent)) for (const p of (parent as YAMLMap).items) { const n = keyName(p); if (n !== undefined && !n.includes(PLACEHOLDER)) presentKeys.add(n); }
+  if (parent && parent === tasksMap) {
+    // The view's `tasks:` holds the cursor's task only.
+    for (const n of taskIds) if (!n.includes(PLACEHOLDER)) presentKeys.add(n);
+  } else if (isMap(parent)) {
+    for (const p of (parent as YAMLMap).items) { const n = keyName(p); if (n !== undefined && !n.includes(PLACEHOLDER)) presentKeys.add(n); }
+  }
 
   const word = text.slice(wordStart, offset);
   const ctx: CursorContext = {

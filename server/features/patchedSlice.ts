@@ -1,0 +1,261 @@
+// The patched document of cursorContext without parsing it whole. The patched text is cut into
+// slices (core/incremental/split), and only the slice holding the cursor line is parsed, plus the
+// small top-level ones; the other tasks come from the analysis of the unpatched text, which
+// differs from the patched one only inside the cursor's slice. That reuse is taken only when the
+// analysis demonstrably has the same shape outside that slice (same top-level keys and task keys
+// at the same places, nothing spilling over a cut); anything else returns a reason and the caller
+// parses the patched text whole.
+import { Document, isMap, Pair, YAMLMap } from 'yaml';
+import type { Node } from 'yaml';
+import type { Analysis } from '../../core/analyze.js';
+import { detectDialect, type DialectInfo } from '../../core/dialect.js';
+import { keyName, MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../../core/document.js';
+import { PARSE_OPTIONS, parseSlice, type ParsedSlice } from '../../core/incremental/parse.js';
+import { splitDocument, type Slice } from '../../core/incremental/split.js';
+import type { Task, Workflow } from '../../core/ir.js';
+import { normalize } from '../../core/normalize.js';
+import { LineIndex } from '../../core/text.js';
+
+export interface PatchedView {
+  /**
+   * The patched document seen through a root holding every top-level pair, where `tasks:` holds
+   * only the cursor's task: locate() finds the same path, parent and chain there as in the whole
+   * parse, because no other task's range can contain an offset of the cursor's slice.
+   */
+  doc: NikaDocument;
+  dialect: DialectInfo;
+  workflow: Workflow;
+  /** The map standing in for `tasks:` in `doc` (its keys are not all the task ids). */
+  tasksMap?: YAMLMap<unknown, unknown>;
+  /** Every task id of the patched text, in order (what the whole `tasks:` map's keys are). */
+  taskIds: string[];
+}
+
+/** Where a node starts and ends (value end), without allocating a span. */
+function startOf(node: unknown): number | undefined {
+  return (node as { range?: number[] } | null | undefined)?.range?.[0];
+}
+function endOf(node: unknown): number | undefined {
+  return (node as { range?: number[] } | null | undefined)?.range?.[1];
+}
+
+/** Whether `text` holds the plain key `name` at `at`, ended by the key's `:` or spaces. */
+function keyTextAt(text: string, at: number, name: string | undefined): boolean {
+  if (name === undefined || !text.startsWith(name, at)) return false;
+  const next = text.charCodeAt(at + name.length);
+  return next === 58 /* : */ || next === 32;
+}
+
+// Parsed top-level slices by offset and text: they rarely change between two completions (the
+// nodes are only read, never changed, so a view may share them with an earlier one). Small ones
+// only, and a few: a slice that moves with every keystroke would fill it with copies.
+const topCache = new Map<string, ParsedSlice>();
+function parseTop(slice: Slice): ParsedSlice | undefined {
+  const cacheable = slice.text.length <= 16_384;
+  const key = cacheable ? `${slice.start}\u0000${slice.text}` : '';
+  const hit = cacheable ? topCache.get(key) : undefined;
+  if (hit) return hit;
+  const p = parseSlice(slice);
+  if (!p || !cacheable) return p;
+  if (topCache.size >= 32) topCache.clear();
+  topCache.set(key, p);
+  return p;
+}
+
+/** The patched text's line starts from the unpatched one's (the patched line has no break). */
+function patchedLineStarts(starts: readonly number[], lineStart: number, delta: number): number[] | undefined {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= lineStart) lo = mid; else hi = mid - 1;
+  }
+  if (starts[lo] !== lineStart) return undefined;
+  const out = new Array<number>(starts.length);
+  for (let i = 0; i <= lo; i++) out[i] = starts[i];
+  for (let i = lo + 1; i < starts.length; i++) out[i] = starts[i] + delta;
+  return out;
+}
+
+/** A task read below the patched line: its offsets move by the patch's length (a copy; values shared). */
+function shiftedTask(t: Task, delta: number): Task {
+  if (delta === 0) return t;
+  return { ...t, span: { start: t.span.start + delta, end: t.span.end + delta }, idSpan: { start: t.idSpan.start + delta, end: t.idSpan.end + delta } };
+}
+
+/**
+ * `patched` is `analysis.doc.text` with one line changed, the line starting at `lineStart`
+ * (`lineStarts`, when given, are the unpatched text's). Returns the view, or why it could not be
+ * built.
+ */
+export function patchedView(patched: string, lineStart: number, analysis: Analysis, lineStarts?: readonly number[]): PatchedView | string {
+  const original = analysis.doc;
+  if (original.tooLarge || !original.root || !original.yaml) return 'no analyzed root';
+  if (analysis.dialectInfo.dialect !== 'v1') return `dialect ${analysis.dialectInfo.dialect}`;
+  if (patched.length > MAX_DOCUMENT_BYTES / 4 && utf8Length(patched) > MAX_DOCUMENT_BYTES) return 'too large';
+  const delta = patched.length - original.text.length;
+  const split = splitDocument(patched, lineStarts && patchedLineStarts(lineStarts, lineStart, delta));
+  if (!split) return 'no clean split';
+
+  // The slice holding the patched line: a top-level one or a task.
+  let cTop = split.top.findIndex((s) => s.start <= lineStart && lineStart < s.end);
+  let cTask = -1;
+  if (cTop < 0) {
+    let lo = 0;
+    let hi = split.tasks.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = split.tasks[mid];
+      if (lineStart < s.start) hi = mid - 1;
+      else if (lineStart >= s.end) lo = mid + 1;
+      else { cTask = mid; break; }
+    }
+    if (cTask < 0) return 'cursor outside every slice';
+  } else if (cTop === split.tasksAt) {
+    return 'cursor in the tasks: header';
+  }
+  const c: Slice = cTop >= 0 ? split.top[cTop] : split.tasks[cTask];
+  // Offsets outside the cursor's slice: the same before it, moved by `delta` after it.
+  const cEndT = c.end - delta;
+  if (cEndT < c.start || patched.slice(0, c.start) !== original.text.slice(0, c.start) || patched.slice(c.end) !== original.text.slice(cEndT)) {
+    return 'patch outside the slice';
+  }
+  const inC = (t: number) => t >= c.start && t < cEndT;
+  const toT = (p: number) => (p >= c.end ? p - delta : p);
+  // A value may end as late as the next slice's key (error recovery ends it there), not later.
+  const nextKey = (end: number) => {
+    let k = end;
+    while (patched.charCodeAt(k) === 32) k++;
+    return toT(k);
+  };
+  // YAML errors of the unpatched text are only allowed where the patch may mend them.
+  for (const d of original.parseDiagnostics) if (!inC(d.span.start)) return 'YAML errors outside the cursor slice';
+
+  // The small top-level slices are parsed; the cursor's one last (it may be large).
+  const top: Array<ParsedSlice | undefined> = [];
+  for (let i = 0; i < split.top.length; i++) {
+    if (i === cTop) { top.push(undefined); continue; }
+    const p = parseTop(split.top[i]);
+    if (!p) return 'a top-level slice does not parse on its own';
+    top.push(p);
+  }
+
+  // The analysis has the same top-level keys at the same places, nothing spilling over a cut.
+  const lastTaskEnd = split.tasks.length ? split.tasks[split.tasks.length - 1].end : 0;
+  let k = 0;
+  let tasksNode: unknown;
+  for (const item of original.root.items) {
+    const ks = startOf(item.key);
+    if (ks === undefined) return 'analysis has a key without a range';
+    const ve = endOf(item.value) ?? ks;
+    if (inC(ks)) {
+      if (ve > nextKey(c.end)) return 'analysis spills over the cursor slice';
+      continue;
+    }
+    if (k === cTop) k++;
+    const p = top[k];
+    if (!p) return 'analysis has more top-level keys';
+    if (ks !== toT(startOf(p.pair.key)!) || keyName(item) !== keyName(p.pair)) return 'analysis differs at top level';
+    if (ve > nextKey(k === split.tasksAt && split.tasks.length ? lastTaskEnd : split.top[k].end)) return 'analysis spills over a cut';
+    if (k === split.tasksAt) tasksNode = item.value;
+    k++;
+  }
+  if (k === cTop) k++;
+  if (k !== split.top.length) return 'analysis has fewer top-level keys';
+
+  // … and the same task keys at the same places.
+  const expected: Array<{ id: string; at: number }> = [];
+  if (split.tasks.length) {
+    if (!isMap(tasksNode)) return 'analysis has no tasks map';
+    let j = 0;
+    for (const item of tasksNode.items) {
+      const ks = startOf(item.key);
+      if (ks === undefined) return 'analysis has a task key without a range';
+      const ve = endOf(item.value) ?? ks;
+      if (inC(ks)) {
+        if (ve > nextKey(c.end)) return 'analysis spills over the cursor slice';
+        continue;
+      }
+      if (j === cTask) j++;
+      const s = split.tasks[j];
+      if (!s) return 'analysis has more tasks';
+      // A task slice begins with its key line: the key at the first non-space.
+      let p = s.start;
+      while (patched.charCodeAt(p) === 32) p++;
+      const id = keyName(item);
+      if (ks !== toT(p) || !keyTextAt(patched, p, id)) return 'analysis differs in tasks';
+      if (ve > nextKey(s.end)) return 'analysis spills over a task cut';
+      expected.push({ id: id!, at: ks });
+      j++;
+    }
+    if (j === cTask) j++;
+    if (j !== split.tasks.length) return 'analysis has fewer tasks';
+  }
+  // The analyzed IR tasks outside the cursor's slice are exactly those (first definition wins).
+  const reused = analysis.workflow.tasks.filter((t) => !inC(t.idSpan.start));
+  if (reused.length !== expected.length) return 'analysis has other tasks';
+  for (let i = 0; i < reused.length; i++) {
+    if (reused[i].id !== expected[i].id || reused[i].idSpan.start !== expected[i].at || reused[i].path[1] !== expected[i].id) return 'analysis has other tasks';
+  }
+
+  const cParsed = parseSlice(c);
+  if (!cParsed) return 'the cursor slice does not parse on its own';
+  if (cTop >= 0) top[cTop] = cParsed;
+  const names = new Set<string>();
+  for (const p of top) {
+    const n = keyName(p!.pair);
+    if (n === undefined || names.has(n)) return 'repeated or empty top-level key';
+    names.add(n);
+  }
+  const taskIds = expected.map((e) => e.id);
+  const cId = cTask >= 0 ? keyName(cParsed.pair) : undefined;
+  if (cTask >= 0) {
+    if (cId === undefined || taskIds.includes(cId)) return 'repeated or empty task id';
+    taskIds.splice(cTask, 0, cId);
+  }
+
+  // The view: every top-level pair; `tasks:` holding the cursor's task only.
+  const root = new YAMLMap<unknown, unknown>();
+  let tasksMap: YAMLMap<unknown, unknown> | undefined;
+  for (let i = 0; i < top.length; i++) {
+    const p = top[i]!;
+    if (i === split.tasksAt && split.tasks.length) {
+      tasksMap = new YAMLMap<unknown, unknown>();
+      if (cTask >= 0) {
+        tasksMap.items = [cParsed.pair];
+        const own = (cParsed.doc.contents as Node).range!;
+        const first = cTask === 0 ? own[0] : split.tasks[0].start;
+        tasksMap.range = cTask === split.tasks.length - 1 ? [first, own[1], own[2]] : [first, lastTaskEnd, lastTaskEnd];
+      }
+      root.items.push(new Pair(p.pair.key, tasksMap));
+    } else {
+      root.items.push(p.pair);
+    }
+  }
+  const firstRange = (top[0]!.doc.contents as Node).range!;
+  root.range = [firstRange[0], patched.length, patched.length];
+  const yaml = new Document(undefined, PARSE_OPTIONS) as unknown as Document.Parsed;
+  yaml.contents = root as never;
+  let lines: LineIndex | undefined;
+  const doc: NikaDocument = {
+    text: patched,
+    get lines() { return (lines ??= new LineIndex(patched)); },
+    yaml, root, parseDiagnostics: [], tooLarge: false,
+  };
+
+  const dialect = detectDialect(root);
+  if (dialect.dialect !== 'v1') return `patched dialect ${dialect.dialect}`;
+  // The envelope and the cursor's task from the view, the other tasks from the analysis.
+  const workflow = normalize(doc, dialect);
+  const own = workflow.tasks;
+  if (own.length !== (cTask >= 0 ? 1 : 0)) return 'cursor task not read';
+  const tasks: Task[] = [];
+  for (let i = 0; i < reused.length; i++) {
+    if (i === cTask) tasks.push(own[0]);
+    const t = reused[i];
+    tasks.push(t.idSpan.start >= cEndT ? shiftedTask(t, delta) : t);
+  }
+  if (cTask === reused.length) tasks.push(own[0]);
+  workflow.tasks = tasks;
+  return { doc, dialect, workflow, tasksMap, taskIds };
+}
