@@ -115,7 +115,8 @@ class Client {
         textDocument: {
           synchronization: { didSave: false, dynamicRegistration: false },
           publishDiagnostics: { versionSupport: true },
-          completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] }, contextSupport: true },
+          // As VS Code advertises them (1.9x), including LSP 3.17 item defaults.
+          completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], insertReplaceSupport: true, labelDetailsSupport: true }, contextSupport: true, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
         },
       },
       initializationOptions: this.sut.initializationOptions,

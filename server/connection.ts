@@ -11,7 +11,7 @@ import type { ToolCatalog } from '../core/catalog/mcp.js';
 import { modelOf, type DocModel } from './model.js';
 import { normalizeCatalog } from './catalog.js';
 import { diagnostics } from './features/diagnostics.js';
-import { completion } from './features/completion.js';
+import { completion, type CompletionOptions } from './features/completion.js';
 import { hover } from './features/hover.js';
 import { definition, documentHighlights, prepareRename, references, rename } from './features/navigation.js';
 import { documentSymbols } from './features/symbols.js';
@@ -34,6 +34,7 @@ export function startServer(connection: Connection): void {
   let catalog: ToolCatalog = { servers: [] };
   let catalogVersion = 0;
   let pull = false;
+  let completionOptions: CompletionOptions = {};
   // `checked`: the model carries diagnostics. Completion, hover and the like take an unchecked
   // model (parse, IR and expression sites only), so a keystroke never waits for the checks.
   const cache = new Map<string, { version: number; catalogVersion: number; model: DocModel; checked: boolean }>();
@@ -91,6 +92,7 @@ export function startServer(connection: Connection): void {
     const clientPulls = !!params.capabilities.textDocument?.diagnostic;
     pull = opts.diagnostics ? opts.diagnostics === 'pull' && clientPulls : clientPulls;
     if (opts.catalog) catalog = normalizeCatalog(opts.catalog);
+    completionOptions = { itemDefaults: params.capabilities.textDocument?.completion?.completionList?.itemDefaults };
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -139,7 +141,7 @@ export function startServer(connection: Connection): void {
       return m ? f(m, p) : fallback;
     });
 
-  connection.onCompletion(withModel('completion', null, (m, p) => completion(m, p.position)));
+  connection.onCompletion(withModel('completion', null, (m, p) => completion(m, p.position, completionOptions)));
   connection.onHover(withModel('hover', null, (m, p) => hover(m, p.position)));
   connection.onDefinition(withModel('definition', [], (m, p) => definition(m, p.textDocument.uri, p.position)));
   connection.onReferences(withModel('references', [], (m, p) => references(m, p.textDocument.uri, p.position, p.context.includeDeclaration)));

@@ -23,7 +23,10 @@ const VERB_NAMES = new Set(['infer', 'exec', 'invoke', 'agent', 'fetch']);
 
 interface Env { model: DocModel; ctx: CursorContext; range: Range; wf: Workflow }
 
-export function completion(model: DocModel, position: Position): CompletionList {
+/** What the client accepts in `CompletionList.itemDefaults` (LSP 3.17). */
+export interface CompletionOptions { itemDefaults?: readonly string[] }
+
+export function completion(model: DocModel, position: Position, opts: CompletionOptions = {}): CompletionList {
   const lines = model.analysis.doc.lines;
   if (model.analysis.doc.tooLarge) return EMPTY;
   const offset = lines.offsetAt(position);
@@ -31,7 +34,46 @@ export function completion(model: DocModel, position: Position): CompletionList 
   if (!ctx) return EMPTY;
   const env: Env = { model, ctx, range: lines.rangeOf(ctx.replace), wf: ctx.workflow };
   const items = ctx.kind === 'expression' ? expressionItems(env, offset) : ctx.kind === 'key' ? keyItems(env) : valueItems(env);
-  return { isIncomplete: false, items: items.slice(0, 1000) };
+  return withDefaults({ isIncomplete: false, items: items.slice(0, 1000) }, opts);
+}
+
+/**
+ * Items that replace the same range (the word at the cursor, or the name inside `${{ }}`) carry it
+ * once, in the list's defaults, when the client supports it: a list of 1,000 task ids is then a
+ * third smaller on the wire.
+ */
+function withDefaults(list: CompletionList, opts: CompletionOptions): CompletionList {
+  if (!opts.itemDefaults?.includes('editRange') || list.items.length < 2) return list;
+  const key = (r: Range) => `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
+  const counts = new Map<string, { range: Range; n: number }>();
+  for (const item of list.items) {
+    const te = item.textEdit;
+    if (!te || !('range' in te)) continue;
+    const k = key(te.range);
+    const c = counts.get(k);
+    if (c) c.n++; else counts.set(k, { range: te.range, n: 1 });
+  }
+  let best: { range: Range; n: number } | undefined;
+  for (const c of counts.values()) if (!best || c.n > best.n) best = c;
+  if (!best || best.n < 2) return list;
+  const shared = key(best.range);
+  list.itemDefaults = { editRange: best.range };
+  const plain = opts.itemDefaults.includes('insertTextFormat');
+  if (plain) list.itemDefaults.insertTextFormat = InsertTextFormat.PlainText;
+  list.items = list.items.map((item) => {
+    const te = item.textEdit;
+    let out = item;
+    if (te && 'range' in te && key(te.range) === shared) {
+      const { textEdit: _drop, ...rest } = item;
+      out = { ...rest, textEditText: te.newText };
+    }
+    if (plain && out.insertTextFormat === InsertTextFormat.PlainText) {
+      const { insertTextFormat: _plain, ...rest } = out;
+      out = rest;
+    }
+    return out;
+  });
+  return list;
 }
 
 function edit(env: Env, newText: string, snippet = false, range: Range = env.range): Partial<CompletionItem> {
