@@ -41,6 +41,8 @@ const NFC_CHUNK = 4096;
  */
 export interface ProfilePair {
   pair: Pair<unknown, unknown>;
+  /** No findings and no aliases (the usual entry: replaying it reads nothing more). */
+  empty: boolean;
   keyFindings: readonly ProfileFinding[];
   findings: readonly ProfileFinding[];
   aliased: readonly string[];
@@ -103,7 +105,7 @@ export function judgeProfilePair(text: string, pair: Pair<unknown, unknown>, dep
   into = findings;
   walk(text, pair.key, depth, true, sink);
   walk(text, pair.value, depth, false, sink);
-  return { pair, keyFindings, findings, aliased: [...sink.aliased] };
+  return { pair, empty: !keyFindings.length && !findings.length && !sink.aliased.size, keyFindings, findings, aliased: [...sink.aliased] };
 }
 
 function replay(findings: readonly ProfileFinding[], sink: Sink): void {
@@ -150,8 +152,9 @@ function walk(text: string, top: unknown, topDepth: number, topAsKey: boolean, s
       if (kept) {
         // The mapping's rules on every key, then each entry's walk: the order its frame would
         // have produced (it would run to the end before anything pushed earlier).
-        for (const k of kept) replay(k.keyFindings, sink);
+        for (const k of kept) if (!k.empty) replay(k.keyFindings, sink);
         for (const k of kept) {
+          if (k.empty) continue;
           for (const name of k.aliased) sink.aliased.add(name);
           replay(k.findings, sink);
         }

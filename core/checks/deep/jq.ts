@@ -12,16 +12,18 @@ import { findIslands, parseExpression } from '../../expr/index.js';
 import { checkJqProgram } from '../../jq/parse.js';
 import type { Task } from '../../ir.js';
 import type { Span } from '../../text.js';
-import { perTask } from '../memo.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
+import { deepFacts } from './facts.js';
 
 export const jqCheck: Check = (ctx) => {
   if (ctx.dialect.dialect === 'legacy') return [];
   const out: NikaDiagnostic[] = [];
   const model = semanticModel(ctx);
-  for (const task of ctx.workflow.tasks) {
-    const facts = perTask(ctx, task, 'deep.jq', () => taskFacts(ctx.doc, model.taskNode(task), task));
+  const kept = deepFacts(ctx);
+  const list = ctx.workflow.tasks;
+  for (let i = 0; i < list.length; i++) {
+    const facts = kept ? kept[i].jq : jqFacts(ctx.doc, model.taskNode(list[i]), list[i]);
     for (const d of facts.found) out.push(d);
     // The reshape lint is the one finding that looks at another task (the producer).
     const r = facts.reshape;
@@ -31,14 +33,14 @@ export const jqCheck: Check = (ctx) => {
   return out;
 };
 
-interface JqFacts {
+export interface JqFacts {
   /** The task's findings other than the reshape lint, in order. */
   found: NikaDiagnostic[];
   /** A reshape-lint candidate: the producer it reads and the span of its `tool:`. */
   reshape?: { producer: string; span: Span };
 }
 
-function taskFacts(doc: NikaDocument, node: unknown, task: Task): JqFacts {
+export function jqFacts(doc: NikaDocument, node: unknown, task: Task): JqFacts {
   const found: NikaDiagnostic[] = [];
   let reshape: JqFacts['reshape'];
   const extract = getNode(node, 'extract');

@@ -17,9 +17,9 @@ import { getNode, getPair, spanOf } from '../../document.js';
 import { evaluate } from '../../expr/index.js';
 import type { Task } from '../../ir.js';
 import type { Span } from '../../text.js';
-import { perTask } from '../memo.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
+import { deepFacts } from './facts.js';
 
 type State = 'success' | 'failure' | 'skipped' | 'cancelled';
 const ALL: State[] = ['success', 'failure', 'skipped', 'cancelled'];
@@ -33,7 +33,7 @@ const SUCCESS = 1;
 interface Edge { producer: string; pass: State[]; passMask: number; span: Span; what: string }
 
 /** What liveness needs of one task, read from that task (and const:) alone. */
-interface Facts {
+export interface LivenessFacts {
   /** Its edges, including those whose producer is not a task (dropped by the whole-document pass). */
   edges: Edge[];
   /** The states it can end in once admitted, in the order findings list them. */
@@ -50,11 +50,12 @@ export const livenessCheck: Check = (ctx) => {
   const out: NikaDiagnostic[] = [];
   const list = ctx.workflow.tasks;
   const n = list.length;
-  const facts: Facts[] = new Array(n);
+  const kept = deepFacts(ctx);
+  const facts: LivenessFacts[] = new Array(n);
   let seeds = false;
   for (let i = 0; i < n; i++) {
     const t = list[i];
-    const f = (facts[i] = perTask(ctx, t, 'deep.liveness', () => factsOf(ctx, t)));
+    const f = (facts[i] = kept ? kept[i].liveness : livenessFacts(ctx, t));
     if (!f.plain) seeds = true;
     if (f.constantWhen) out.push(constantWhenFinding(t, f.constantWhen));
   }
@@ -129,12 +130,12 @@ function maskOf(states: Iterable<string>): number {
   return m;
 }
 
-function factsOf(ctx: CheckContext, task: Task): Facts {
+export function livenessFacts(ctx: CheckContext, task: Task): LivenessFacts {
   const w = constantWhen(ctx, task);
   const own = [...ownStates(ctx, task, w)];
   const edges = edgesOf(ctx, task);
   const ownMask = maskOf(own);
-  const f: Facts = { edges, own, ownMask, plain: !!(ownMask & SUCCESS) && edges.every((e) => e.passMask & SUCCESS) };
+  const f: LivenessFacts = { edges, own, ownMask, plain: !!(ownMask & SUCCESS) && edges.every((e) => e.passMask & SUCCESS) };
   if (w) f.constantWhen = w;
   return f;
 }

@@ -4,22 +4,26 @@
 // but a migrated copy would be refused.
 //
 // Not task-local: the per-code caps count in document order and an anchor's fix depends on
-// aliases anywhere. Each task's entry under `tasks:` is judged once and kept per task instead;
-// the caps, the single depth finding and the anchor fixes are settled over the kept results.
+// aliases anywhere. Each task's entry under `tasks:` is judged once and kept per task instead
+// (facts.ts); the caps, the single depth finding and the anchor fixes are settled over the kept
+// results on every run.
 import { isMap } from 'yaml';
-import type { YAMLMap } from 'yaml';
 import type { NikaDiagnostic } from '../../diagnostic.js';
 import { getNode } from '../../document.js';
 import type { Task } from '../../ir.js';
 import { judgeProfilePair, judgeYamlProfile, type ProfilePair, type ProfilePairs } from '../../profile/yaml-profile.js';
 import type { CheckContext } from '../context.js';
-import { perTask } from '../memo.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
+import { deepFacts, type DeepTaskFacts } from './facts.js';
+
+/** Where the entries of the root `tasks:` mapping are reached (root map 1, `tasks:` 2). */
+const TASK_DEPTH = 2;
 
 export const yamlProfileCheck: Check = (ctx) => {
   const current = ctx.dialect.dialect === 'v1';
-  return judgeYamlProfile(ctx.doc, ctx.memo ? keptTasks(ctx) : undefined).map((f): NikaDiagnostic => {
+  const facts = deepFacts(ctx);
+  return judgeYamlProfile(ctx.doc, facts && keptTasks(ctx, facts)).map((f): NikaDiagnostic => {
     const d: NikaDiagnostic = {
       code: f.code,
       severity: current ? 'error' : 'warning',
@@ -32,21 +36,16 @@ export const yamlProfileCheck: Check = (ctx) => {
 };
 
 /**
- * The `tasks:` entries, judged per task, when they are exactly the workflow's tasks in order
- * (each kept result names its own pair, so the check costs a comparison per task, not a walk).
+ * The kept `tasks:` entries, when they are exactly the workflow's tasks in order (each kept
+ * result names its own pair, so this costs a comparison per task, not a walk).
  */
-function keptTasks(ctx: CheckContext): ProfilePairs {
-  const tasksNode = getNode(ctx.doc.root, 'tasks');
+function keptTasks(ctx: CheckContext, facts: readonly DeepTaskFacts[]): ProfilePairs {
   return (map, depth) => {
-    if (map !== tasksNode) return undefined;
     const items = map.items;
-    const list = ctx.workflow.tasks;
-    if (items.length !== list.length) return undefined;
-    const kept: ProfilePair[] = new Array(list.length);
-    const key = String(depth);
-    for (let i = 0; i < list.length; i++) {
-      const task = list[i];
-      const k = perTask(ctx, task, 'deep.profile', () => judgeTask(ctx, task, map, i, depth), key);
+    if (depth !== TASK_DEPTH || items.length !== facts.length || map !== getNode(ctx.doc.root, 'tasks')) return undefined;
+    const kept: ProfilePair[] = new Array(facts.length);
+    for (let i = 0; i < facts.length; i++) {
+      const k = facts[i].profile;
       if (!k || k.pair !== items[i]) return undefined;
       kept[i] = k;
     }
@@ -54,10 +53,11 @@ function keptTasks(ctx: CheckContext): ProfilePairs {
   };
 }
 
-/** The task's own entry (found by its node; `hint` is where it usually is), judged alone. */
-function judgeTask(ctx: CheckContext, task: Task, map: YAMLMap<unknown, unknown>, hint: number, depth: number): ProfilePair | undefined {
+/** The task's own entry under `tasks:` (found by its node; `hint` is where it usually is), judged alone. */
+export function profileFacts(ctx: CheckContext, task: Task, tasksNode: unknown, hint: number): ProfilePair | undefined {
   const node = semanticModel(ctx).taskNode(task);
-  if (!node || !isMap(map)) return undefined;
-  const pair = map.items[hint]?.value === node ? map.items[hint] : map.items.find((p) => p.value === node);
-  return pair ? judgeProfilePair(ctx.doc.text, pair, depth) : undefined;
+  if (!node || !isMap(tasksNode)) return undefined;
+  const items = tasksNode.items;
+  const pair = items[hint]?.value === node ? items[hint] : items.find((p) => p.value === node);
+  return pair ? judgeProfilePair(ctx.doc.text, pair, TASK_DEPTH) : undefined;
 }

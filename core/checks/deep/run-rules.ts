@@ -13,10 +13,10 @@ import { diag, type NikaDiagnostic } from '../../diagnostic.js';
 import { getNode, getPair, keySpan, spanOf } from '../../document.js';
 import { findIslands } from '../../expr/index.js';
 import type { CheckContext } from '../context.js';
-import { perTask } from '../memo.js';
-import { appendToMap, eolOf } from '../semantic/edits.js';
+import { appendToMap } from '../semantic/edits.js';
 import { semanticModel } from '../semantic/model.js';
 import type { Check } from '../index.js';
+import { deepFacts } from './facts.js';
 
 export const CODE_PATTERN = /^NIKA-[A-Z]{2,9}(-[A-Z][A-Z0-9_]{1,15})?-[0-9]{3}$/;
 
@@ -28,17 +28,18 @@ export const runRulesCheck: Check = (ctx) => {
   const entropy = getNode(getNode(doc.root, 'run'), 'entropy');
   const noEntropy = isScalar(entropy) && entropy.value === 'none';
 
-  // Not task-local only because a jitter fix appended to a block map takes the file's line-ending
-  // style (eolOf reads the whole text): that is the memo key under entropy: none.
-  const key = noEntropy ? eolOf(doc.text) : '';
-  for (const task of ctx.workflow.tasks) {
-    for (const d of perTask(ctx, task, 'deep.runRules', () => taskRules(ctx, model.taskNode(task), noEntropy), key)) out.push(d);
+  // Not task-local: a jitter fix appended to a block map takes the file's line-ending style
+  // (eolOf reads the whole text). Kept per task in facts.ts, with that style as the key.
+  const facts = deepFacts(ctx);
+  const list = ctx.workflow.tasks;
+  for (let i = 0; i < list.length; i++) {
+    for (const d of facts ? facts[i].runRules : runRulesFacts(ctx, model.taskNode(list[i]), noEntropy)) out.push(d);
   }
   return out;
 };
 
 /** One task's findings: its own YAML and the envelope's run.entropy. */
-function taskRules(ctx: CheckContext, node: unknown, noEntropy: boolean): NikaDiagnostic[] {
+export function runRulesFacts(ctx: CheckContext, node: unknown, noEntropy: boolean): NikaDiagnostic[] {
   const out: NikaDiagnostic[] = [];
   const doc = ctx.doc;
   const retry = getPair(node, 'retry');
