@@ -14,7 +14,7 @@ import type { Span } from '../../text.js';
 import { matchToolPattern } from '../../toolid.js';
 import { anchorPath } from '../../audit/fs-paths.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
-import { producersFirst } from './secrets.js';
+import { producersFirstOrder } from './secrets.js';
 import { perTask } from '../memo.js';
 
 const NET_TOOLS = ['nika:fetch', 'nika:notify'];
@@ -55,6 +55,13 @@ interface OrderFacts {
   after: string[];
   /** Task ids read anywhere the trifecta graph looks (with, body, items, recover, when). */
   reads: string[];
+  /** Where untrusted content may enter the task's fields, for the trifecta's taint pass. */
+  with: Array<[string, Ref[]]>;
+  item: Ref[];
+  body: Ref[];
+  recover: Ref[];
+  /** Where a finding on the task lands: its verb key. */
+  at: Span;
 }
 
 function orderFacts(ctx: CheckContext, t: Task): OrderFacts {
@@ -72,73 +79,88 @@ function orderFacts(ctx: CheckContext, t: Task): OrderFacts {
       unwind: Object.entries(t.after).filter(([, p]) => p === 'unwind').map(([id]) => id),
       after: Object.keys(t.after),
       reads,
+      with: Object.entries(t.with).map(([k, v]): [string, Ref[]] => [k, taskRefs(v)]),
+      item: taskRefs(t.forEach?.items),
+      body: taskRefs(t.body),
+      recover: taskRefs(t.onError?.recover?.value),
+      at: verbSpan(ctx, t),
     };
   });
 }
 
-/** Where untrusted content may enter a task's fields, for the trifecta's taint pass. */
-interface FlowFacts { with: Array<[string, Ref[]]>; item: Ref[]; body: Ref[]; recover: Ref[] }
+/** The per-task facts of one run, by position, and positions by id (task ids are unique). */
+interface Graph { tasks: readonly Task[]; facts: readonly OrderFacts[]; readonly idx: ReadonlyMap<string, number> }
 
-function flowFacts(ctx: CheckContext, t: Task): FlowFacts {
-  return perTask(ctx, t, 'audit.order.flow', () => ({
-    with: Object.entries(t.with).map(([k, v]): [string, Ref[]] => [k, taskRefs(v)]),
-    item: taskRefs(t.forEach?.items),
-    body: taskRefs(t.body),
-    recover: taskRefs(t.onError?.recover?.value),
-  }));
+/** A finding's span: a copy, so a finding never shares the memo's span, which moves with its task. */
+function at(g: Graph, i: number): Span {
+  const s = g.facts[i].at;
+  return { start: s.start, end: s.end };
 }
 
 export function checkOrder(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect !== 'v1') return [];
-  return [...checkExecAfterNet(ctx), ...checkTrifecta(ctx)];
+  const tasks = ctx.workflow.tasks;
+  let idx: Map<string, number> | undefined;
+  const g: Graph = {
+    tasks,
+    facts: tasks.map((t) => orderFacts(ctx, t)),
+    // Only a check that gets past its cheap early exits needs it.
+    get idx() {
+      if (!idx) { idx = new Map(); tasks.forEach((t, i) => idx!.set(t.id, i)); }
+      return idx;
+    },
+  };
+  return [...checkExecAfterNet(ctx, g), ...checkTrifecta(ctx, g)];
 }
 
-function checkExecAfterNet(ctx: CheckContext): NikaDiagnostic[] {
-  const model = semanticModel(ctx);
-  const tasks = ctx.workflow.tasks;
+function checkExecAfterNet(ctx: CheckContext, g: Graph): NikaDiagnostic[] {
+  const { tasks, facts } = g;
   // Only an exec downstream of a network task is flagged: without both there is nothing to walk.
-  if (!tasks.some((t) => t.verb === 'exec') || !tasks.some((t) => orderFacts(ctx, t).net)) return [];
+  if (!tasks.some((t) => t.verb === 'exec') || !facts.some((f) => f.net)) return [];
+  const idx = g.idx;
+  const model = semanticModel(ctx);
   // consumer → producers, with unwind edges too: a cleanup after a fetch still runs after it.
   const parents = new Map<string, ReadonlySet<string>>();
-  for (const t of tasks) {
+  tasks.forEach((t, i) => {
     const deps = model.deps.get(t.id);
-    const unwind = orderFacts(ctx, t).unwind.filter((id) => model.tasks.has(id));
-    if (!unwind.length && deps) { parents.set(t.id, deps); continue; }
+    const unwind = facts[i].unwind.filter((id) => idx.has(id));
+    if (!unwind.length && deps) { parents.set(t.id, deps); return; }
     const ps = new Set(deps ?? []);
     for (const id of unwind) ps.add(id);
     parents.set(t.id, ps);
-  }
-  const isNet = (t: Task) => orderFacts(ctx, t).net;
+  });
   // One pass, producers first: each task remembers one parent through which a network task
   // reaches it, so every witness path can be read back without a search per exec.
   // A parent is remembered only once it is itself settled (network, or reached earlier in this
   // pass), so following the links always ends at a network task. Each task also keeps the length
   // and the network end of its path: long witnesses are printed by their ends, and walking every
   // path in full was quadratic along a chain.
-  const reachedVia = new Map<string, string>();
-  const upward = new Map<string, { len: number; first: readonly string[] }>();
-  const upOf = (id: string) => (isNet(model.tasks.get(id)!) ? { len: 1, first: [id] } : upward.get(id)!);
-  for (const t of producersFirst(tasks, parents)) {
-    for (const p of parents.get(t.id) ?? []) {
-      const pt = model.tasks.get(p);
-      if (pt && (isNet(pt) || reachedVia.has(p))) {
-        reachedVia.set(t.id, p);
-        const u = upOf(p);
-        upward.set(t.id, { len: u.len + 1, first: u.first.length < 3 ? [...u.first, t.id] : u.first });
-        break;
-      }
+  const n = tasks.length;
+  const reachedVia = new Int32Array(n).fill(-1);
+  const len = new Int32Array(n);
+  const first: Array<readonly string[]> = new Array(n);
+  for (const i of producersFirstOrder(tasks, parents)) {
+    const id = tasks[i].id;
+    for (const p of parents.get(id) ?? []) {
+      const j = idx.get(p);
+      if (j === undefined || !(facts[j].net || reachedVia[j] >= 0)) continue;
+      reachedVia[i] = j;
+      const ul = facts[j].net ? 1 : len[j];
+      const uf = facts[j].net ? [p] : first[j];
+      len[i] = ul + 1;
+      first[i] = uf.length < 3 ? [...uf, id] : uf;
+      break;
     }
   }
   const out: NikaDiagnostic[] = [];
-  for (const t of tasks) {
-    if (t.verb !== 'exec' || !reachedVia.has(t.id)) continue;
-    const { len, first } = upward.get(t.id)!;
+  tasks.forEach((t, i) => {
+    if (t.verb !== 'exec' || reachedVia[i] < 0) return;
     const last = [t.id];
-    for (let cur = reachedVia.get(t.id); cur !== undefined && last.length < Math.min(len, 8); cur = isNet(model.tasks.get(cur)!) ? undefined : reachedVia.get(cur)) last.push(cur);
+    for (let cur = reachedVia[i]; cur >= 0 && last.length < Math.min(len[i], 8); cur = facts[cur].net ? -1 : reachedVia[cur]) last.push(tasks[cur].id);
     last.reverse();
-    const trail = len > 8 ? elided(first, last.slice(-3)) : witness(last);
-    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${first[0]}' (${trail}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, verbSpan(ctx, t)));
-  }
+    const trail = len[i] > 8 ? elided(first[i], last.slice(-3)) : witness(last);
+    out.push(diag('NIKA-SEC-015', `exec task '${t.id}' runs downstream of network task '${first[i][0]}' (${trail}): content from the network must never reach a process. Use a builtin for this step, or run the command before the fetch.`, at(g, i)));
+  });
   return out;
 }
 
@@ -168,7 +190,7 @@ function writeGlobEscapes(glob: string): boolean {
   return !anchorPath(g).startsWith(anchorPath('.') + '/') && anchorPath(g) !== anchorPath('.');
 }
 
-function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
+function checkTrifecta(ctx: CheckContext, g: Graph): NikaDiagnostic[] {
   const permits = ctx.workflow.permits;
   if (!permits) return [];
   // The three grants are read first: without them no task can be flagged, whatever the graph.
@@ -181,38 +203,30 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
   const leg3 = http.length > 0 || writeEscapes || execOn;
   if (!(leg1 && (execOn || grantIngress) && leg3)) return [];
 
-  const tasks = ctx.workflow.tasks;
-  const idx = new Map(tasks.map((t, i) => [t.id, i]));
+  const { tasks, facts } = g;
   const n = tasks.length;
-  const ingress: boolean[] = [];
-  const egress: boolean[] = [];
-  const gate: boolean[] = [];
-  const writer: boolean[] = [];
-  const parents: Array<Set<number>> = [];
-  for (const t of tasks) {
-    const f = orderFacts(ctx, t);
-    ingress.push(f.ingress);
-    egress.push(f.egress);
-    writer.push(f.writer);
-    gate.push(f.gate);
-    const ps = new Set<number>();
+  // Untrusted content enters only at an ingress task: without one nothing is reached.
+  if (!facts.some((f) => f.ingress)) return [];
+  const idx = g.idx;
+  const parents: number[][] = [];
+  for (const f of facts) {
+    const ps: number[] = [];
+    const seen = new Set<number>();
     for (const name of f.reads) {
       const j = idx.get(name);
       if (j === undefined) return []; // an unknown id: the graph is not analyzable, no claim
-      ps.add(j);
+      if (!seen.has(j)) { seen.add(j); ps.push(j); }
     }
     for (const id of f.after) {
       const j = idx.get(id);
       if (j === undefined) return [];
-      ps.add(j);
+      if (!seen.has(j)) { seen.add(j); ps.push(j); }
     }
     parents.push(ps);
   }
   const order = topoOrder(parents);
   if (!order) return []; // a cycle is reported elsewhere; no claim here
 
-  const leg2 = ingress.some(Boolean);
-  if (!leg2) return [];
   const disjunct = http.length ? 'net.http is granted' : writeEscapes ? 'an fs.write glob reaches outside the workspace' : 'exec is granted';
 
   const outOrigin: Array<string | undefined> = new Array(n);
@@ -220,12 +234,12 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
   let writerOrigin: string | undefined;
   for (const i of order) {
     const t = tasks[i];
-    const f = flowFacts(ctx, t);
-    const withSrc = new Map<string, string>();
+    const f = facts[i];
+    let withSrc: Map<string, string> | undefined;
     const originOf = (r: Ref, item?: string) =>
-      r.kind === 'tasks' ? outOrigin[idx.get(r.name)!] : r.kind === 'with' ? withSrc.get(r.name) : item;
+      r.kind === 'tasks' ? outOrigin[idx.get(r.name)!] : r.kind === 'with' ? withSrc?.get(r.name) : item;
     for (const [k, refs] of f.with) {
-      for (const r of refs) { const o = originOf(r); if (o) { withSrc.set(k, o); break; } }
+      for (const r of refs) { const o = originOf(r); if (o) { (withSrc ??= new Map()).set(k, o); break; } }
     }
     let itemSrc: string | undefined;
     for (const r of f.item) { itemSrc = originOf(r); if (itemSrc) break; }
@@ -236,16 +250,16 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
     let recover: string | undefined;
     for (const r of f.recover) { recover = originOf(r, itemSrc); if (recover) break; }
     effOrigin[i] = eff;
-    outOrigin[i] = ingress[i] ? t.id : eff ?? recover;
-    if (writer[i] && eff && !writerOrigin) writerOrigin = eff;
+    outOrigin[i] = f.ingress ? t.id : eff ?? recover;
+    if (f.writer && eff && !writerOrigin) writerOrigin = eff;
   }
 
-  const gated = gateDominated(order, parents, gate);
+  const gated = gateDominated(order, parents, facts.map((f) => f.gate));
   const out: NikaDiagnostic[] = [];
   tasks.forEach((t, i) => {
-    if (!egress[i] || !effOrigin[i]) return;
+    if (!facts[i].egress || !effOrigin[i]) return;
     if (gated[i]) return;
-    out.push(diag('NIKA-SEC-009', `Lethal trifecta: untrusted content from '${effOrigin[i]}' reaches task '${t.id}', which can send data out, while the permits allow a private read (fs.read), an untrusted ingress and an external egress (${disjunct}), and no blocking human gate (invoke nika:prompt without default:) stands on every path to it. Gate this task behind a prompt, or drop one of the three grants.`, verbSpan(ctx, t)));
+    out.push(diag('NIKA-SEC-009', `Lethal trifecta: untrusted content from '${effOrigin[i]}' reaches task '${t.id}', which can send data out, while the permits allow a private read (fs.read), an untrusted ingress and an external egress (${disjunct}), and no blocking human gate (invoke nika:prompt without default:) stands on every path to it. Gate this task behind a prompt, or drop one of the three grants.`, at(g, i)));
   });
   return out;
 }
@@ -256,7 +270,7 @@ function checkTrifecta(ctx: CheckContext): NikaDiagnostic[] {
  * its parents in that tree (a virtual root above the sources). Ancestors are found by binary
  * lifting; intersecting full dominator sets was quadratic on long chains.
  */
-function gateDominated(order: readonly number[], parents: ReadonlyArray<ReadonlySet<number>>, gate: readonly boolean[]): boolean[] {
+function gateDominated(order: readonly number[], parents: ReadonlyArray<readonly number[]>, gate: readonly boolean[]): boolean[] {
   const n = parents.length;
   const root = n;
   const levels = Math.max(1, Math.ceil(Math.log2(n + 2)));
@@ -282,18 +296,19 @@ function gateDominated(order: readonly number[], parents: ReadonlyArray<Readonly
   return above.slice(0, n);
 }
 
-/** Kahn's order over parent sets, or undefined on a cycle. */
-function topoOrder(parents: Array<Set<number>>): number[] | undefined {
+/** Kahn's order over parent lists (no repeats), or undefined on a cycle. */
+function topoOrder(parents: ReadonlyArray<readonly number[]>): number[] | undefined {
   const n = parents.length;
-  const indeg = parents.map((p) => p.size);
-  const children: number[][] = Array.from({ length: n }, () => []);
-  parents.forEach((ps, i) => ps.forEach((p) => children[p].push(i)));
+  const indeg = new Int32Array(n);
+  const children: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    indeg[i] = parents[i].length;
+    for (const p of parents[i]) (children[p] ??= []).push(i);
+  }
   const order: number[] = [];
-  const ready = indeg.flatMap((d, i) => (d === 0 ? [i] : []));
-  for (let head = 0; head < ready.length; head++) {
-    const i = ready[head];
-    order.push(i);
-    for (const c of children[i]) if (--indeg[c] === 0) ready.push(c);
+  for (let i = 0; i < n; i++) if (indeg[i] === 0) order.push(i);
+  for (let head = 0; head < order.length; head++) {
+    for (const c of children[order[head]] ?? []) if (--indeg[c] === 0) order.push(c);
   }
   return order.length === n ? order : undefined;
 }

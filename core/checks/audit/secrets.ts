@@ -360,7 +360,7 @@ export function producersFirst(tasks: readonly Task[], deps: ReadonlyMap<string,
 const NO_DEPS: ReadonlySet<string> = new Set();
 
 /** `producersFirst` as positions in `tasks` (task ids are unique). */
-function producersFirstOrder(tasks: readonly Task[], deps: ReadonlyMap<string, ReadonlySet<string>>): number[] {
+export function producersFirstOrder(tasks: readonly Task[], deps: ReadonlyMap<string, ReadonlySet<string>>): number[] {
   const n = tasks.length;
   const byId = new Map<string, number>();
   tasks.forEach((t, i) => byId.set(t.id, i));
