@@ -5,8 +5,8 @@ import { isScalar } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { getNode, getPair, keySpan } from '../../document.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { taskEffects, type Effect } from '../../audit/effects.js';
-import { perTask } from '../memo.js';
+import type { Effect } from '../../audit/effects.js';
+import { auditFacts } from './facts.js';
 import { isDangerousEnv } from '../../audit/env.js';
 import { pathCovered, walkAllowed, walkRoot } from '../../audit/fs-paths.js';
 import { floorClass, isWildcardHost, normalizeHost } from '../../audit/hosts.js';
@@ -62,14 +62,14 @@ interface Usage {
 }
 
 /** One task's part of the usage; the entries are the envelope's, so the memo holds for them. */
-interface TaskUsage { entries: number[]; open: string[]; exec: boolean }
+export interface TaskUsage { entries: number[]; open: string[]; exec: boolean }
 
 const AGENT_REACH: Record<string, string[]> = { 'fs.read': ['read', 'glob', 'grep', 'edit', 'chart', 'image_fx'], 'fs.write': ['write', 'edit', 'chart', 'image_fx', 'image_generate', 'tts_generate'], 'net.http': ['fetch', 'notify'] };
 
 function usage(ctx: CheckContext, entries: ReturnType<typeof permitEntries>): Usage {
   const u: Usage = { entries: entries.map(() => false), open: new Set(), exec: false };
-  for (const task of ctx.workflow.tasks) {
-    const t = perTask(ctx, task, 'audit.entries.usage', () => taskUsage(taskEffects(ctx, task), entries));
+  for (const t of auditFacts(ctx).usage) {
+    if (!t) continue;
     for (const i of t.entries) u.entries[i] = true;
     for (const c of t.open) u.open.add(c);
     if (t.exec) u.exec = true;
@@ -77,7 +77,7 @@ function usage(ctx: CheckContext, entries: ReturnType<typeof permitEntries>): Us
   return u;
 }
 
-function taskUsage(effects: readonly Effect[], entries: ReturnType<typeof permitEntries>): TaskUsage {
+export function taskUsage(effects: readonly Effect[], entries: ReturnType<typeof permitEntries>): TaskUsage {
   const open = new Set<string>();
   for (const e of effects) {
     if (e.kind === 'exec' && (e.shell || e.program === undefined)) open.add('exec');

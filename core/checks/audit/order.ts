@@ -15,7 +15,7 @@ import { matchToolPattern } from '../../toolid.js';
 import { anchorPath } from '../../audit/fs-paths.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
 import { producersFirstOrder } from './secrets.js';
-import { perTask } from '../memo.js';
+import { auditFacts } from './facts.js';
 
 const NET_TOOLS = ['nika:fetch', 'nika:notify'];
 const EGRESS_BUILTINS = ['nika:fetch', 'nika:notify', 'nika:write', 'nika:edit', 'nika:chart', 'nika:image_fx', 'nika:image_generate', 'nika:tts_generate'];
@@ -43,7 +43,7 @@ function verbSpan(ctx: CheckContext, task: Task): Span {
 type Ref = { kind: 'tasks' | 'with' | 'item'; name: string };
 
 /** What the order checks know of one task on its own (memoized: reading its expressions is the cost). */
-interface OrderFacts {
+export interface OrderFacts {
   net: boolean;
   ingress: boolean;
   egress: boolean;
@@ -64,28 +64,27 @@ interface OrderFacts {
   at: Span;
 }
 
-function orderFacts(ctx: CheckContext, t: Task): OrderFacts {
-  return perTask(ctx, t, 'audit.order', () => {
-    const tool = invokeTool(t);
-    const isExec = t.verb === 'exec';
-    const reads: string[] = [];
-    for (const r of taskRefs([t.with, t.body, t.forEach?.items, t.onError?.recover?.value, t.when])) if (r.kind === 'tasks') reads.push(r.name);
-    return {
-      net: (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false),
-      ingress: isExec || tool === 'nika:fetch' || (tool?.startsWith('mcp:') ?? false) || admits(t, ['nika:fetch'], true),
-      egress: isExec || (tool !== undefined && (EGRESS_BUILTINS.includes(tool) || tool.startsWith('mcp:'))) || admits(t, EGRESS_BUILTINS, true),
-      writer: isExec || (tool !== undefined && FS_WRITERS.includes(tool)),
-      gate: tool === 'nika:prompt' && t.body?.verb === 'invoke' && !('default' in t.body.args),
-      unwind: Object.entries(t.after).filter(([, p]) => p === 'unwind').map(([id]) => id),
-      after: Object.keys(t.after),
-      reads,
-      with: Object.entries(t.with).map(([k, v]): [string, Ref[]] => [k, taskRefs(v)]),
-      item: taskRefs(t.forEach?.items),
-      body: taskRefs(t.body),
-      recover: taskRefs(t.onError?.recover?.value),
-      at: verbSpan(ctx, t),
-    };
-  });
+/** The order facts of one task (memoized with the other audit facts, facts.ts). */
+export function computeOrderFacts(ctx: CheckContext, t: Task): OrderFacts {
+  const tool = invokeTool(t);
+  const isExec = t.verb === 'exec';
+  const reads: string[] = [];
+  for (const r of taskRefs([t.with, t.body, t.forEach?.items, t.onError?.recover?.value, t.when])) if (r.kind === 'tasks') reads.push(r.name);
+  return {
+    net: (tool !== undefined && NET_TOOLS.includes(tool)) || admits(t, NET_TOOLS, false),
+    ingress: isExec || tool === 'nika:fetch' || (tool?.startsWith('mcp:') ?? false) || admits(t, ['nika:fetch'], true),
+    egress: isExec || (tool !== undefined && (EGRESS_BUILTINS.includes(tool) || tool.startsWith('mcp:'))) || admits(t, EGRESS_BUILTINS, true),
+    writer: isExec || (tool !== undefined && FS_WRITERS.includes(tool)),
+    gate: tool === 'nika:prompt' && t.body?.verb === 'invoke' && !('default' in t.body.args),
+    unwind: Object.entries(t.after).filter(([, p]) => p === 'unwind').map(([id]) => id),
+    after: Object.keys(t.after),
+    reads,
+    with: Object.entries(t.with).map(([k, v]): [string, Ref[]] => [k, taskRefs(v)]),
+    item: taskRefs(t.forEach?.items),
+    body: taskRefs(t.body),
+    recover: taskRefs(t.onError?.recover?.value),
+    at: verbSpan(ctx, t),
+  };
 }
 
 /** The per-task facts of one run, by position, and positions by id (task ids are unique). */
@@ -103,7 +102,7 @@ export function checkOrder(ctx: CheckContext): NikaDiagnostic[] {
   let idx: Map<string, number> | undefined;
   const g: Graph = {
     tasks,
-    facts: tasks.map((t) => orderFacts(ctx, t)),
+    facts: auditFacts(ctx).order,
     // Only a check that gets past its cheap early exits needs it.
     get idx() {
       if (!idx) { idx = new Map(); tasks.forEach((t, i) => idx!.set(t.id, i)); }

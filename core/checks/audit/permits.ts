@@ -8,16 +8,16 @@ import { isScalar, isSeq } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
 import { getNode, getPair, keySpan } from '../../document.js';
-import { collectEffects, taskEffects, type Effect, type ExecEffect, type FsEffect, type NetEffect, type ToolEffect } from '../../audit/effects.js';
+import { type Effect, type ExecEffect, type FsEffect, type NetEffect, type ToolEffect } from '../../audit/effects.js';
 import { pathCovered, walkAllowed, walkRoot } from '../../audit/fs-paths.js';
 import { hostGranted, normalizeHost } from '../../audit/hosts.js';
 import { inferPermits, renderPermits, summarizePermits } from '../../audit/infer-permits.js';
 import { entryWithin } from '../../audit/tools.js';
 import type { Permits } from '../../ir.js';
 import { toolAllowed } from '../../toolid.js';
-import { perTask } from '../memo.js';
 import { eolOf } from '../semantic/edits.js';
 import { valueSpan } from '../semantic/tools.js';
+import { auditFacts } from './facts.js';
 import { execTrueEdit, fixData, grantEdit, type GrantCategory } from './edits.js';
 import { unliftedTaint } from './lifts.js';
 
@@ -25,20 +25,25 @@ export function checkPermits(ctx: CheckContext): NikaDiagnostic[] {
   if (ctx.dialect.dialect !== 'v1' || !ctx.doc.root) return [];
   const permits = ctx.workflow.permits;
   if (!permits) {
-    const effects = collectEffects(ctx);
+    const effects: Effect[] = [];
+    for (const list of auditFacts(ctx).effects) for (const e of list) effects.push(e);
     return effects.length ? [missingBlock(ctx, effects)] : [];
   }
   const out: NikaDiagnostic[] = [];
-  for (const task of ctx.workflow.tasks) {
-    // Which effects escape reads only the task and the permits; the findings themselves are built
-    // afresh, since their quick fixes point into the permits block, outside the task.
-    const escaping = perTask(ctx, task, 'audit.permits.escaping', () => taskEffects(ctx, task).filter((e) => judge(ctx, permits, e) !== undefined));
+  // The findings are built afresh from the memoized escapes: their quick fixes point into the
+  // permits block, outside the task.
+  for (const escaping of auditFacts(ctx).escaping) {
     for (const e of escaping) {
       const d = judge(ctx, permits, e);
       if (d) out.push(d);
     }
   }
   return out;
+}
+
+/** The effects of one task that the permits refuse (reads only the task and the permits). */
+export function escapingEffects(ctx: CheckContext, permits: Permits, effects: readonly Effect[]): Effect[] {
+  return effects.filter((e) => judge(ctx, permits, e) !== undefined);
 }
 
 function missingBlock(ctx: CheckContext, effects: Effect[]): NikaDiagnostic {

@@ -17,7 +17,7 @@ import { parseToolId } from '../../toolid.js';
 import { BUILTINS } from '../../catalog/builtins.js';
 import { chainOf } from '../../audit/resolve.js';
 import { hostOfUrl, normalizeHost } from '../../audit/hosts.js';
-import { perTask } from '../memo.js';
+import { auditFacts } from './facts.js';
 import { appendToMap } from '../semantic/edits.js';
 import { referencesIn, semanticModel } from '../semantic/model.js';
 import { valueSpan } from '../semantic/tools.js';
@@ -178,7 +178,7 @@ function refOf(r: Reference): Ref {
 }
 
 /** What one task contributes to the taint pass, read from that task alone (memoized). */
-interface FlowFacts {
+export interface FlowFacts {
   with: Array<readonly [string, Ref[]]>;
   item: Ref[];
   recover: Ref[];
@@ -188,23 +188,22 @@ interface FlowFacts {
   readsSecret: boolean;
 }
 
-function flowFacts(ctx: CheckContext, t: Task): FlowFacts {
-  return perTask(ctx, t, 'audit.secrets.flow', () => {
-    const f: FlowFacts = {
-      with: Object.entries(t.with).map(([k, v]) => [k, referencesIn(v).map(refOf)] as const),
-      item: t.forEach ? referencesIn(t.forEach.items).map(refOf) : [],
-      recover: t.onError?.recover ? referencesIn(t.onError.recover.value).map(refOf) : [],
-      body: [],
-      readsSecret: false,
-    };
-    for (const s of semanticModel(ctx).sitesOfTask(t)) {
-      if (s.surface !== 'body' || exemptHashKey(t, s)) continue;
-      f.body.push({ span: s.span, refs: s.references.map(refOf) });
-    }
-    const all = [...f.with.flatMap(([, rs]) => rs), ...f.item, ...f.recover, ...f.body.flatMap((b) => b.refs)];
-    f.readsSecret = all.some((r) => r.root === 'secrets');
-    return f;
-  });
+/** The taint facts of one task (memoized with the other audit facts, facts.ts). */
+export function computeFlowFacts(ctx: CheckContext, t: Task): FlowFacts {
+  const f: FlowFacts = {
+    with: Object.entries(t.with).map(([k, v]) => [k, referencesIn(v).map(refOf)] as const),
+    item: t.forEach ? referencesIn(t.forEach.items).map(refOf) : [],
+    recover: t.onError?.recover ? referencesIn(t.onError.recover.value).map(refOf) : [],
+    body: [],
+    readsSecret: false,
+  };
+  for (const s of semanticModel(ctx).sitesOfTask(t)) {
+    if (s.surface !== 'body' || exemptHashKey(t, s)) continue;
+    f.body.push({ span: s.span, refs: s.references.map(refOf) });
+  }
+  const all = [...f.with.flatMap(([, rs]) => rs), ...f.item, ...f.recover, ...f.body.flatMap((b) => b.refs)];
+  f.readsSecret = all.some((r) => r.root === 'secrets');
+  return f;
 }
 
 function flowsOf(ctx: CheckContext): Flow[] {
@@ -215,7 +214,8 @@ function flowsOf(ctx: CheckContext): Flow[] {
   const tasks = wf.tasks;
   const n = tasks.length;
   // Per task by position (ids are unique in the IR): lookups by id were most of the pass.
-  const facts = tasks.map((t) => flowFacts(ctx, t));
+  // The migration asks without a memo: it needs no other audit fact.
+  const facts = ctx.memo ? auditFacts(ctx).flow.map((f) => f!) : tasks.map((t) => computeFlowFacts(ctx, t));
   const state: Array<TaskState | undefined> = new Array(n);
   // Effect-surface taint per task: which secret reaches it, through which island first.
   const effect: Array<Map<string, { path: Trail; span: Span }> | undefined> = new Array(n);
