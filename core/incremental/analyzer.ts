@@ -34,7 +34,7 @@ interface Entry {
   sites?: ExprSite[];
   /** Whether the sites point at `task` (then nothing about them changes while the slice is reused). */
   sitesBound?: boolean;
-  /** Findings of the task-local checks inside this slice, by check name. */
+  /** Findings of the task-local checks inside this slice, by check name (checks with none are absent). */
   diags?: Map<string, NikaDiagnostic[]>;
 }
 
@@ -237,8 +237,12 @@ export class IncrementalAnalyzer {
       const found = runOne(check, ctx);
       out.push(...found);
       if (!isTaskLocal(check)) continue;
-      for (const e of tasks) e.diags!.set(check.name, []);
-      for (const d of found) entryAt(tasks, d.span.start)?.diags!.get(check.name)!.push(d);
+      for (const d of found) {
+        const diags = entryAt(tasks, d.span.start)?.diags;
+        if (!diags) continue;
+        const list = diags.get(check.name);
+        if (list) list.push(d); else diags.set(check.name, [d]);
+      }
     }
     return out;
   }
@@ -267,6 +271,9 @@ export class IncrementalAnalyzer {
       e.offsets = undefined;
     }
 
+    // Only slices holding findings are visited per check (findings are rare, tasks are many).
+    const freshSet = new Set(fresh);
+    const holders = tasks.filter((e) => freshSet.has(e) || e.diags!.size > 0);
     const out: NikaDiagnostic[] = [];
     const first = tasks.length ? tasks[0].parsed.base : Infinity;
     for (const check of allChecks()) {
@@ -275,16 +282,21 @@ export class IncrementalAnalyzer {
         continue;
       }
       const found = runOne(check, miniCtx);
-      for (const e of fresh) e.diags!.set(check.name, []);
       const before: NikaDiagnostic[] = [];
       const after: NikaDiagnostic[] = [];
       for (const d of found) {
         const e = entryAt(tasks, d.span.start);
         if (!e) (d.span.start < first ? before : after).push(d);
-        else if (!e.diags!.has(check.name) || fresh.includes(e)) e.diags!.get(check.name)!.push(d);
+        else if (freshSet.has(e)) {
+          const list = e.diags!.get(check.name);
+          if (list) list.push(d); else e.diags!.set(check.name, [d]);
+        }
       }
       out.push(...before);
-      for (const e of tasks) out.push(...(e.diags!.get(check.name) ?? []));
+      for (const e of holders) {
+        const list = e.diags!.get(check.name);
+        if (list) out.push(...list);
+      }
       out.push(...after);
     }
     return out;
