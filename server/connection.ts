@@ -26,7 +26,7 @@ export const TRIGGER_CHARACTERS = ['.', ':', '/', '{', '$', ' ', '"'];
  * request sent right behind a keystroke (completion) is answered from the unchecked model before
  * the checks occupy the thread (vscode-jsonrpc hands over one message per event-loop turn).
  */
-const COALESCE_MS = 25;
+const COALESCE_MS = 5;
 
 export function startServer(connection: Connection): void {
   redirectConsole(connection);

@@ -108,13 +108,15 @@ export class IncrementalAnalyzer {
         }
         reused++;
       } else {
-        const p = parseSlice(slice);
+        // Parsed from a copy: a slice of the whole text would keep that version of the text alive
+        // (through the cache key and every scalar read from it) for as long as the slice is cached.
+        const p = parseSlice({ start: slice.start, end: slice.end, text: detached(slice.text) });
         if (!p) return undefined;
         entry = { parsed: p, memo: new Map() };
         parsed++;
       }
-      const l = next.get(slice.text);
-      if (l) l.push(entry); else next.set(slice.text, [entry]);
+      const l = next.get(entry.parsed.text);
+      if (l) l.push(entry); else next.set(entry.parsed.text, [entry]);
       return entry;
     };
 
@@ -301,6 +303,12 @@ export class IncrementalAnalyzer {
     }
     return out;
   }
+}
+
+/** A copy of `s` that does not share the memory of the string it was sliced from. */
+function detached(s: string): string {
+  // Concatenation then slicing makes V8 flatten into a new string of this length only.
+  return ('\u0000' + s).slice(1);
 }
 
 /** The task of a slice that moved: new span objects (findings may share the old ones, which move with them). */
