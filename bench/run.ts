@@ -22,7 +22,7 @@ async function lsp(): Promise<void> {
     const figs: Record<string, LspFigures> = {};
     for (const s of SERVERS) {
       // Fewer rounds on the big documents keep a run within minutes; medians stay meaningful.
-      const rounds = n >= 5000 ? 3 : n >= 1000 ? 10 : 30;
+      const rounds = n >= 5000 ? 5 : 30;
       figs[s.name] = await measureServer(s, n, { edits: rounds, completions: rounds });
       const f = figs[s.name];
       rows.push([`${s.name} @${n}`, fmt(f.openMs), fmt(f.editMs), fmt(f.editP95), fmt(f.editCpuMs), fmt(f.toolP50), fmt(f.toolP95), fmt(f.tasksP50), fmt(f.tasksP95), fmt(f.rss, 0), fmt(f.peakRss, 0)]);

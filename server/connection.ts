@@ -6,6 +6,7 @@ import {
   type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LineIndex } from '../core/text.js';
 import { IncrementalAnalyzer } from '../core/incremental/analyzer.js';
 import type { ToolCatalog } from '../core/catalog/mcp.js';
 import { modelOf, type DocModel } from './model.js';
@@ -141,7 +142,24 @@ export function startServer(connection: Connection): void {
       return m ? f(m, p) : fallback;
     });
 
-  connection.onCompletion(withModel('completion', null, (m, p) => completion(m, p.position, completionOptions)));
+  connection.onCompletion(guard('completion', null, (p: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
+    const uri = p.textDocument.uri;
+    const doc = documents.get(uri);
+    if (!doc) return null;
+    // Right behind a keystroke the model is of the version before it: when the keystroke is in
+    // the cursor's task (the usual case) that model serves, and this version is analyzed once,
+    // with its checks, when validation runs.
+    const hit = cache.get(uri);
+    if (hit && hit.version !== doc.version && hit.catalogVersion === catalogVersion) {
+      const text = doc.getText();
+      if (onCursorLine(hit.model.text, text, doc.offsetAt(p.position))) {
+        const list = completion(hit.model, p.position, completionOptions, { text, lines: new LineIndex(text) });
+        if (list) return list;
+      }
+    }
+    const m = modelFor(uri);
+    return m ? completion(m, p.position, completionOptions) : null;
+  }));
   connection.onHover(withModel('hover', null, (m, p) => hover(m, p.position)));
   connection.onDefinition(withModel('definition', [], (m, p) => definition(m, p.textDocument.uri, p.position)));
   connection.onReferences(withModel('references', [], (m, p) => references(m, p.textDocument.uri, p.position, p.context.includeDeclaration)));
@@ -163,6 +181,19 @@ export function startServer(connection: Connection): void {
 
   documents.listen(connection);
   connection.listen();
+}
+
+/** Whether `after` differs from `before` only on the line holding `cursor` (an offset in `after`). */
+export function onCursorLine(before: string, after: string, cursor: number): boolean {
+  let start = 0;
+  const n = Math.min(before.length, after.length);
+  while (start < n && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  if (start === n && before.length === after.length) return true;
+  let tail = 0;
+  while (tail < n - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  const from = Math.min(start, cursor);
+  const to = Math.max(after.length - tail, cursor);
+  return !after.slice(from, to).includes('\n');
 }
 
 /** stdout carries LSP frames: anything printed by accident must go to the client's log instead. */

@@ -10,9 +10,9 @@ import { CEL_CALLABLES, EXPRESSION_ROOTS, TASK_PROJECTIONS } from '../../core/ca
 import { MOCK_MODELS, PROVIDERS } from '../../core/catalog/providers.js';
 import type { Task, Workflow, YamlPath } from '../../core/ir.js';
 import { taskAtPath } from '../../core/scan.js';
-import type { Span } from '../../core/text.js';
+import type { LineIndex, Span } from '../../core/text.js';
 import type { DocModel } from '../model.js';
-import { cursorContext, PLACEHOLDER, siblingValue, type CursorContext } from './cursorContext.js';
+import { cursorContext, cursorContextStats, PLACEHOLDER, siblingValue, type CursorContext } from './cursorContext.js';
 import { contextOfMap, keysFor, PREDICATE_DOCS, VERB_SNIPPETS, type KeyDoc } from './keys.js';
 import { allBuiltins, builtinArgs, requiredArgsSnippet, schemaArgs, toolInfo, toolMarkdown, valueSnippet, type ArgInfo } from './tools.js';
 
@@ -21,18 +21,28 @@ const RETRIGGER = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
 const md = (value: string) => ({ kind: MarkupKind.Markdown, value });
 const VERB_NAMES = new Set(['infer', 'exec', 'invoke', 'agent', 'fetch']);
 
-interface Env { model: DocModel; ctx: CursorContext; range: Range; wf: Workflow }
+interface Env { model: DocModel; text: string; lines: LineIndex; ctx: CursorContext; range: Range; wf: Workflow }
 
 /** What the client accepts in `CompletionList.itemDefaults` (LSP 3.17). */
 export interface CompletionOptions { itemDefaults?: readonly string[] }
 
-export function completion(model: DocModel, position: Position, opts: CompletionOptions = {}): CompletionList {
-  const lines = model.analysis.doc.lines;
-  if (model.analysis.doc.tooLarge) return EMPTY;
+/**
+ * The text being completed, when the model is of an earlier version (the one before the keystroke
+ * that asked): only a context read around the cursor is then trusted; null means "ask again with
+ * a model of this text".
+ */
+export interface CurrentText { text: string; lines: LineIndex }
+
+export function completion(model: DocModel, position: Position, opts?: CompletionOptions): CompletionList;
+export function completion(model: DocModel, position: Position, opts: CompletionOptions, current: CurrentText): CompletionList | null;
+export function completion(model: DocModel, position: Position, opts: CompletionOptions = {}, current?: CurrentText): CompletionList | null {
+  const lines = current?.lines ?? model.analysis.doc.lines;
+  const text = current?.text ?? model.text;
+  if (model.analysis.doc.tooLarge) return current ? null : EMPTY;
   const offset = lines.offsetAt(position);
-  const ctx = cursorContext(model.text, offset, lines, model.analysis);
-  if (!ctx) return EMPTY;
-  const env: Env = { model, ctx, range: lines.rangeOf(ctx.replace), wf: ctx.workflow };
+  const ctx = cursorContext(text, offset, lines, model.analysis, { sliceOnly: !!current });
+  if (!ctx) return current && cursorContextStats.path === 'refused' ? null : EMPTY;
+  const env: Env = { model, text, lines, ctx, range: lines.rangeOf(ctx.replace), wf: ctx.workflow };
   const items = ctx.kind === 'expression' ? expressionItems(env, offset) : ctx.kind === 'key' ? keyItems(env) : valueItems(env);
   return withDefaults({ isIncomplete: false, items: items.slice(0, 1000) }, opts);
 }
@@ -373,9 +383,8 @@ function expressionItems(env: Env, offset: number): CompletionItem[] {
   const parts = tail.split('.');
   const partial = parts.pop()!;
   const chain = parts;
-  const lines = env.model.analysis.doc.lines;
+  const { lines, text } = env;
   let end = offset;
-  const text = env.model.text;
   while (end < text.length && /[A-Za-z0-9_]/.test(text[end])) end++;
   const range = lines.rangeOf({ start: offset - partial.length, end } as Span);
   const task = taskAtPath(wf, ctx.path);

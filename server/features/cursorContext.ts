@@ -46,7 +46,7 @@ let patchedCache: { text: string; doc: NikaDocument; dialect: DialectInfo; workf
 /** Tests turn `slices` off to compare with the whole-document parse. */
 export const cursorContextOptions = { slices: true };
 /** Which way the last cursorContext() read the patched text, and why not by slices. */
-export const cursorContextStats: { path: 'slice' | 'whole' | 'none'; reason?: string } = { path: 'none' };
+export const cursorContextStats: { path: 'slice' | 'whole' | 'none' | 'refused'; reason?: string } = { path: 'none' };
 
 function parsePatched(text: string) {
   if (patchedCache?.text === text) return patchedCache;
@@ -62,10 +62,13 @@ const KEYISH = /^(\s*)((?:-\s+)*)([A-Za-z0-9_.-]*)$/;
 const TOKEN_CHAR = /[^\s[\]{},"']/;
 
 /**
- * `analysis`, when given, must be the analysis of `text`: the patched text is then parsed only
- * around the cursor, and the workflow's other tasks are taken from it.
+ * `analysis`, when given, is the analysis of `text` or of an earlier version that differs from it
+ * only inside the cursor's task or top-level key (the keystroke that asked for completion): the
+ * patched text is then parsed only around the cursor, and the workflow's other tasks are taken
+ * from it. With `sliceOnly`, a context that would need the whole patched text parsed is not
+ * computed (undefined, with `cursorContextStats.path` 'refused').
  */
-export function cursorContext(text: string, offset: number, lines: { positionAt(o: number): { line: number; character: number }; lineStarts: number[]; lineEnd(l: number): number }, analysis?: Analysis): CursorContext | undefined {
+export function cursorContext(text: string, offset: number, lines: { positionAt(o: number): { line: number; character: number }; lineStarts: number[]; lineEnd(l: number): number }, analysis?: Analysis, opts: { sliceOnly?: boolean } = {}): CursorContext | undefined {
   cursorContextStats.path = 'none';
   cursorContextStats.reason = undefined;
   const pos = lines.positionAt(offset);
@@ -120,7 +123,13 @@ export function cursorContext(text: string, offset: number, lines: { positionAt(
 
   const patched = text.slice(0, lineStart) + patchedLine + text.slice(lineEnd);
   const at = offset + 1;
-  let view = analysis && analysis.doc.text === text && cursorContextOptions.slices ? patchedView(patched, lineStart, analysis, lines.lineStarts) : 'no analysis';
+  const current = analysis?.doc.text === text;
+  let view = analysis && cursorContextOptions.slices ? patchedView(patched, lineStart, analysis, current ? lines.lineStarts : undefined) : 'no analysis';
+  if (typeof view === 'string' && opts.sliceOnly) {
+    cursorContextStats.path = 'refused';
+    cursorContextStats.reason = view;
+    return undefined;
+  }
   if (typeof view === 'string') {
     cursorContextStats.path = 'whole';
     cursorContextStats.reason = view;
