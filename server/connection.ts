@@ -142,7 +142,7 @@ export function startServer(connection: Connection): void {
       return m ? f(m, p) : fallback;
     });
 
-  connection.onCompletion(guard('completion', null, (p: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
+  const complete = guard('completion', null, (p: { textDocument: { uri: string }; position: { line: number; character: number } }) => {
     const uri = p.textDocument.uri;
     const doc = documents.get(uri);
     if (!doc) return null;
@@ -159,7 +159,13 @@ export function startServer(connection: Connection): void {
     }
     const m = modelFor(uri);
     return m ? completion(m, p.position, completionOptions) : null;
-  }));
+  });
+  connection.onCompletion((p) => {
+    const list = complete(p);
+    // The answer is written after this handler returns: pending validation waits until it is out.
+    if (pending.has(p.textDocument.uri)) schedule(p.textDocument.uri);
+    return list;
+  });
   connection.onHover(withModel('hover', null, (m, p) => hover(m, p.position)));
   connection.onDefinition(withModel('definition', [], (m, p) => definition(m, p.textDocument.uri, p.position)));
   connection.onReferences(withModel('references', [], (m, p) => references(m, p.textDocument.uri, p.position, p.context.includeDeclaration)));

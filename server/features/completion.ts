@@ -76,8 +76,10 @@ function withDefaults(list: CompletionList, opts: CompletionOptions): Completion
     if (te && 'range' in te && te.range.start.line === r.start.line && te.range.start.character === r.start.character
       && te.range.end.line === r.end.line && te.range.end.character === r.end.character) {
       delete item.textEdit;
-      item.textEditText = te.newText;
+      // Without it the label is inserted (LSP 3.17), which it usually is.
+      if (te.newText !== item.label) item.textEditText = te.newText;
     }
+    if (item.filterText === item.label) delete item.filterText;
     if (plain && item.insertTextFormat === InsertTextFormat.PlainText) delete item.insertTextFormat;
   }
   return list;
