@@ -172,7 +172,7 @@ export async function measureServer(sut: Sut, tasks: number, opts: { edits?: num
   };
 
   // Warm-up: the JIT and any lazy caches get the same chance in every server.
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 10; i++) {
     const v = await type();
     await client.diagnostics(uri, v);
   }

@@ -324,7 +324,7 @@ function offsetsOf(e: Entry): Offsets {
   for (const site of e.sites ?? []) o.addSpans(site, SITE_SKIP);
   for (const list of e.diags?.values() ?? []) o.addSpans(list);
   for (const { value } of e.memo?.values() ?? []) o.addSpans(value);
-  return o;
+  return o.seal();
 }
 
 function runOne(check: Check, ctx: CheckContext): NikaDiagnostic[] {

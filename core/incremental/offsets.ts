@@ -11,7 +11,7 @@ export const SITE_SKIP = new Set(['island', 'scalar', 'task', 'path', 'value', '
 export class Offsets {
   private readonly ranges: number[][] = [];
   private readonly spans: Span[] = [];
-  private readonly seen = new Set<object>();
+  private seen = new Set<object>();
 
   /** YAML nodes: every `range` below `node` (pairs hold none of their own). */
   addNode(node: unknown): void {
@@ -65,6 +65,12 @@ export class Offsets {
       const v = o[k];
       if (v && typeof v === 'object') this.addSpans(v);
     }
+  }
+
+  /** Done adding: the identity set is only needed while collecting. */
+  seal(): this {
+    this.seen = new Set();
+    return this;
   }
 
   shift(delta: number): void {

@@ -52,10 +52,11 @@ export function splitDocument(text: string, starts = lineStarts(text)): Split | 
   // Top-level cut points: lines that begin a plain key at column 0.
   const topStarts: number[] = [];
   let tasksLine = -1;
+  // Tabs in indentation are refused; most documents have no tab at all.
+  const hasTab = text.includes('\t');
   for (let i = 0; i < lines; i++) {
     const s = starts[i];
-    const j = firstNonSpace(i);
-    if (j === undefined) return undefined;
+    if (hasTab && firstNonSpace(i) === undefined) return undefined;
     const c = text.charCodeAt(s);
     if (s === endOf(i) || (c === 13 && s + 1 === endOf(i)) || c === 32 || c === 35 /* # */) continue;
     if (!keyAt(KEY, text, s)) return undefined; // `---`, `...`, `%`, `- `, flow, quoted/complex keys, anchors
