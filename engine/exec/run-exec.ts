@@ -7,6 +7,7 @@ import { NikaError } from '../contracts.js';
 import type { Boundary } from '../permits.js';
 import { blockedReason } from './blocklist.js';
 import { composeEnv, ENV_FLOOR } from './env.js';
+import { startChild, type Child } from './child.js';
 import { killGroup, trackGroup, untrackGroup } from './kill.js';
 
 export interface ExecContext {
@@ -38,29 +39,30 @@ export async function runExec(body: ExecBody, ctx: ExecContext): Promise<unknown
 
   if (ctx.signal.aborted) throw abortError(ctx.signal);
   const [file, args] = shell !== undefined ? ['/bin/sh', ['-c', shell]] : [argv![0], argv!.slice(1)];
-  // execa is ESM-only (and so are its dependencies): load it through import(), which works from
-  // the CommonJS build too.
-  const { execa } = await import('execa');
-  const sub = execa(file, args, {
-    cwd,
-    env,
-    extendEnv: false,
-    detached: true,
-    reject: false,
-    encoding: 'buffer',
-    stripFinalNewline: false,
-    all: body.capture === 'combined',
-    maxBuffer: MAX_BUFFER,
-    ...(body.stdin !== undefined ? { input: body.stdin } : { stdin: 'ignore' as const }),
-  });
-  const pid = sub.pid;
-  if (pid !== undefined) trackGroup(pid);
   let killing: Promise<void> | undefined;
-  const onAbort = () => { if (pid !== undefined) killing ??= killGroup(pid, ctx.graceMs); };
+  // Once the group is gone, stop waiting on pipes an escaped process may still hold open.
+  const stop = (pid: number) => { killing ??= killGroup(pid, ctx.graceMs).then(() => sub.release()); };
+  let sub: Child;
+  try {
+    sub = startChild(file, args, {
+      cwd,
+      env,
+      all: body.capture === 'combined',
+      maxBuffer: MAX_BUFFER,
+      input: body.stdin === undefined ? undefined : toArg(body.stdin),
+      onSpawn: trackGroup,
+      onOverflow: stop,
+    });
+  } catch (e) {
+    // spawn() throws synchronously on arguments it cannot pass (a NUL byte, say).
+    throw new NikaError('NIKA-EXEC-002', `cannot start ${file}: ${firstLine((e as Error).message ?? String(e))}`);
+  }
+  const pid = sub.pid;
+  const onAbort = () => { if (pid !== undefined) stop(pid); };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   let result;
   try {
-    result = await sub;
+    result = await sub.result;
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     if (killing) await killing;
@@ -68,11 +70,15 @@ export async function runExec(body: ExecBody, ctx: ExecContext): Promise<unknown
   }
   if (ctx.signal.aborted) throw abortError(ctx.signal);
 
-  const stdout = bytes(result.stdout);
-  const stderr = bytes(result.stderr);
-  const code = (result as { code?: string }).code;
-  if (result.exitCode === undefined && !result.signal) {
-    throw new NikaError('NIKA-EXEC-002', `cannot start ${file}${code ? ` (${code})` : ''}: ${firstLine(result.message ?? '')}`);
+  const { stdout, stderr } = result;
+  if (result.spawnError && result.exitCode === undefined && !result.signal) {
+    const e = result.spawnError;
+    throw new NikaError('NIKA-EXEC-002', `cannot start ${file}${e.code ? ` (${e.code})` : ''}: ${firstLine(e.message ?? '')}`);
+  }
+  if (result.overflow) {
+    throw new NikaError('NIKA-EXEC-001', `${shell !== undefined ? 'shell command' : `'${file}'`} was stopped: its ${result.overflow} went past ${MAX_BUFFER / 1024 / 1024} MiB`, {
+      details: { exit_code: result.exitCode ?? null, signal: result.signal ?? null },
+    });
   }
   if (body.capture === 'structured') {
     return { stdout: trimNl(stdout.toString('utf8')), stderr: trimNl(stderr.toString('utf8')), exit_code: result.exitCode ?? null };
@@ -84,7 +90,7 @@ export async function runExec(body: ExecBody, ctx: ExecContext): Promise<unknown
       details: { exit_code: result.exitCode ?? null, signal: result.signal ?? null },
     });
   }
-  const raw = body.capture === 'stderr' ? stderr : body.capture === 'combined' ? bytes(result.all) : stdout;
+  const raw = body.capture === 'stderr' ? stderr : body.capture === 'combined' ? result.all ?? Buffer.alloc(0) : stdout;
   return decode(raw, body.decode);
 }
 
@@ -111,13 +117,6 @@ function toArg(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
-}
-
-function bytes(v: unknown): Buffer {
-  if (v === undefined || v === null) return Buffer.alloc(0);
-  if (typeof v === 'string') return Buffer.from(v);
-  if (Array.isArray(v)) return Buffer.concat(v.map(bytes));
-  return Buffer.from(v as Uint8Array);
 }
 
 const trimNl = (s: string) => s.replace(/\r?\n$/, '');
