@@ -55,6 +55,8 @@ interface Entry {
 
 interface Disposable { dispose(): void }
 
+const ignoreProgress = (): void => undefined;
+
 function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return p;
   if (signal.aborted) return Promise.reject(abortError(signal));
@@ -129,30 +131,57 @@ export class McpPool implements McpClientPool {
     return tools;
   }
 
-  async callTool(
+  callTool(
     server: string,
     tool: string,
     args: Record<string, unknown>,
     opts: { signal?: AbortSignal; timeoutMs?: number; onProgress?(p: { progress: number; total?: number; message?: string }): void } = {},
   ): Promise<unknown> {
-    const e = this.entry(server);
-    const client = await this.ensure(e, opts.signal);
+    let e: Entry;
+    try {
+      e = this.entry(server);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    // The hot path (a connected server) stays synchronous up to the SDK call: no extra awaits
+    // per call, so a pool call costs what a bare SDK call costs plus the result mapping.
+    const client = !this.closed && !this.opts.disabled ? e.client : undefined;
+    if (!client) return this.ensure(e, opts.signal).then((c) => this.callWith(e, c, tool, args, opts));
+    return this.callWith(e, client, tool, args, opts);
+  }
+
+  private callWith(
+    e: Entry,
+    client: Client,
+    tool: string,
+    args: Record<string, unknown>,
+    opts: { signal?: AbortSignal; timeoutMs?: number; onProgress?(p: { progress: number; total?: number; message?: string }): void },
+  ): Promise<unknown> {
     const maxTotal = Math.min(opts.timeoutMs ?? Infinity, this.opts.maxTotalTimeoutMs ?? 600_000);
-    const res = await this.request(e, `${tool}`, opts.signal, () =>
-      client.callTool({ name: tool, arguments: args }, undefined, {
+    let call: Promise<Awaited<ReturnType<Client['callTool']>>>;
+    try {
+      call = client.callTool({ name: tool, arguments: args }, undefined, {
         signal: opts.signal,
         timeout: Math.min(this.opts.callTimeoutMs ?? 60_000, maxTotal),
         resetTimeoutOnProgress: true,
         maxTotalTimeout: maxTotal,
         // Passing a callback is what makes the SDK ask for progress (and thus keep long calls alive).
-        onprogress: (p) => opts.onProgress?.(p),
-      }),
-    );
-    if (res.isError) {
-      const text = contentText(res.content) || JSON.stringify(res.structuredContent ?? res.content ?? null);
-      throw new NikaError('NIKA-MCP-002', `mcp:${server}/${tool} failed: ${text}`, { details: { server, tool } });
+        onprogress: opts.onProgress ? (p) => opts.onProgress!(p) : ignoreProgress,
+      });
+    } catch (err) {
+      // The SDK throws synchronously for an already-aborted signal.
+      call = Promise.reject(err);
     }
-    return toolValue(res);
+    return call.then(
+      (res) => {
+        if (res.isError) {
+          const text = contentText(res.content) || JSON.stringify(res.structuredContent ?? res.content ?? null);
+          throw new NikaError('NIKA-MCP-002', `mcp:${e.name}/${tool} failed: ${text}`, { details: { server: e.name, tool } });
+        }
+        return toolValue(res);
+      },
+      (err) => { throw this.requestError(e, tool, opts.signal, err); },
+    );
   }
 
   async readResource(server: string, uri: string, signal?: AbortSignal): Promise<unknown> {
@@ -327,22 +356,26 @@ export class McpPool implements McpClientPool {
     try {
       return await run();
     } catch (err) {
-      if (signal?.aborted) throw abortError(signal);
-      if (err instanceof NikaError) throw err;
-      const code = err instanceof McpError ? err.code : undefined;
-      const message = (err as Error)?.message ?? String(err);
-      if (code === ErrorCode.ConnectionClosed || (!e.client && code === undefined)) {
-        const t = e.transport;
-        const exit = t instanceof GroupStdioTransport && t.exit ? ` (exit code ${t.exit.code ?? 'none'}${t.exit.signal ? `, signal ${t.exit.signal}` : ''})` : '';
-        throw new NikaError('NIKA-MCP-001', this.withTail(e, `MCP server "${e.name}" went away during ${what}${exit}: ${message}`), {
-          transient: true,
-          details: { server: e.name },
-        });
-      }
-      if (code === ErrorCode.RequestTimeout) {
-        throw new NikaError('NIKA-MCP-002', `mcp:${e.name} ${what} timed out: ${message}`, { transient: true, details: { server: e.name } });
-      }
-      throw new NikaError('NIKA-MCP-002', `mcp:${e.name} ${what} failed: ${message}`, { details: { server: e.name } });
+      throw this.requestError(e, what, signal, err);
     }
+  }
+
+  private requestError(e: Entry, what: string, signal: AbortSignal | undefined, err: unknown): Error {
+    if (signal?.aborted) return abortError(signal);
+    if (err instanceof NikaError) return err;
+    const code = err instanceof McpError ? err.code : undefined;
+    const message = (err as Error)?.message ?? String(err);
+    if (code === ErrorCode.ConnectionClosed || (!e.client && code === undefined)) {
+      const t = e.transport;
+      const exit = t instanceof GroupStdioTransport && t.exit ? ` (exit code ${t.exit.code ?? 'none'}${t.exit.signal ? `, signal ${t.exit.signal}` : ''})` : '';
+      return new NikaError('NIKA-MCP-001', this.withTail(e, `MCP server "${e.name}" went away during ${what}${exit}: ${message}`), {
+        transient: true,
+        details: { server: e.name },
+      });
+    }
+    if (code === ErrorCode.RequestTimeout) {
+      return new NikaError('NIKA-MCP-002', `mcp:${e.name} ${what} timed out: ${message}`, { transient: true, details: { server: e.name } });
+    }
+    return new NikaError('NIKA-MCP-002', `mcp:${e.name} ${what} failed: ${message}`, { details: { server: e.name } });
   }
 }

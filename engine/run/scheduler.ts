@@ -54,6 +54,7 @@ export class Run implements TaskHost {
   private pool?: McpClientPool;
   private ownsPool = false;
   private readonly t0 = Date.now();
+  private readonly hasGroups: boolean;
 
   constructor(readonly wf: Workflow, readonly opts: RunOptions, private readonly poolFactory?: PoolFactory) {
     this.cwd = opts.cwd;
@@ -62,6 +63,7 @@ export class Run implements TaskHost {
     this.modelOverride = opts.modelOverride;
     this.killGraceMs = opts.killGraceMs;
     this.plans = planWorkflow(wf);
+    this.hasGroups = wf.tasks.some((t) => t.group);
     if (opts.signal) {
       if (opts.signal.aborted) this.cancel('cancelled by the caller');
       else opts.signal.addEventListener('abort', () => this.cancel('cancelled by the caller'), { once: true });
@@ -179,31 +181,44 @@ export class Run implements TaskHost {
 
   private async loop(): Promise<void> {
     const max = this.opts.maxParallel && this.opts.maxParallel > 0 ? this.opts.maxParallel : Number.POSITIVE_INFINITY;
-    const pending = [...this.states.values()].filter((s) => s.status === 'pending');
-    const running = new Map<string, Promise<void>>();
+    let pending = [...this.states.values()].filter((s) => s.status === 'pending');
+    let running = 0;
+    // Woken by every task that settles, so the next one starts as soon as a slot frees.
+    let wake: (() => void) | undefined;
+    let broken: unknown;
+    const onSettled = () => {
+      running--;
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
     for (;;) {
       let progressed = true;
       while (progressed) {
         progressed = false;
-        for (const st of [...pending]) {
+        // One pass in declaration order: settle what can no longer run, start what may while
+        // there are free slots, keep the rest (in order) for the next pass.
+        const keep: TaskState[] = [];
+        for (const st of pending) {
           const d = this.admission(st);
-          if (d === 'wait') continue;
+          if (d === 'wait') { keep.push(st); continue; }
           if (d !== 'run') {
-            pending.splice(pending.indexOf(st), 1);
             this.settle(st, d.status === 'cancelled'
               ? { status: 'cancelled', output: null, error: null, attempts: 0, extracts: {}, reason: d.reason, started: false }
               : { status: 'skipped', output: null, error: null, attempts: 0, extracts: {}, reason: d.reason, started: false }, 0);
             progressed = true;
             continue;
           }
-          if (running.size >= max) continue;
-          pending.splice(pending.indexOf(st), 1);
-          running.set(st.plan.task.id, this.start(st).finally(() => running.delete(st.plan.task.id)));
+          if (running >= max) { keep.push(st); continue; }
+          running++;
+          void this.start(st).then(onSettled, (e) => { broken ??= e; onSettled(); });
           progressed = true;
         }
+        pending = keep;
       }
-      if (running.size === 0) break;
-      await Promise.race(running.values());
+      if (running === 0) break;
+      await new Promise<void>((r) => { wake = r; });
+      if (broken !== undefined) throw broken;
     }
     // Anything still pending waits on itself: a cycle the checker would have refused.
     for (const st of pending) {
@@ -280,6 +295,8 @@ export class Run implements TaskHost {
 
   private groups(): Record<string, unknown[]> {
     const out: Record<string, unknown[]> = {};
+    // Most workflows have no groups: skip the walk over every task for each task started.
+    if (!this.hasGroups) return out;
     for (const t of this.wf.tasks) {
       if (!t.group) continue;
       const st = this.states.get(t.id);
