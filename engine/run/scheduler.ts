@@ -1,6 +1,7 @@
 // A run: admission of tasks as their producers settle (GATE-v2, reference §2.1), bounded
 // parallelism, cancellation, workflow outputs, and the event stream with secrets masked.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { basename } from 'node:path';
 import type { Workflow } from '../../core/ir.js';
 import { interpolateDeep, renderTemplate, type EvalScope, type TaskRecord } from '../../core/expr/index.js';
@@ -64,6 +65,9 @@ export class Run implements TaskHost {
     this.killGraceMs = opts.killGraceMs;
     this.plans = planWorkflow(wf);
     this.hasGroups = wf.tasks.some((t) => t.group);
+    // Every running task listens on these two (its timeout wrapper): dozens at once is the
+    // design, not a leak, so Node's "11 abort listeners" warning must not fire on big fan-outs.
+    setMaxListeners(0, this.cancelCtl.signal, this.hardCtl.signal);
     if (opts.signal) {
       if (opts.signal.aborted) this.cancel('cancelled by the caller');
       else opts.signal.addEventListener('abort', () => this.cancel('cancelled by the caller'), { once: true });

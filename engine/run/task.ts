@@ -1,6 +1,7 @@
 // One task from admission to its settled record (reference §2.1, §2.4, §2.5): `with:`
 // materialization → `when:` → verb (retry, per-attempt timeout) → on_error → extract. Binding
 // and `when:` errors fail the task without consulting on_error, as the spec orders.
+import { setMaxListeners } from 'node:events';
 import type { Task } from '../../core/ir.js';
 import { interpolateDeep, renderTemplate, type EvalScope } from '../../core/expr/index.js';
 import { NikaError, type Usage } from '../contracts.js';
@@ -67,6 +68,8 @@ export async function executeTask(host: TaskHost, task: Task, signal: AbortSigna
   const maxPar = loopParallelism(task, { ...base, with: baseWith });
   const results: Outcome[] = new Array(list.length);
   const iter = new AbortController();
+  // One listener per iteration in flight (their timeout wrappers): not a leak.
+  setMaxListeners(0, iter.signal);
   const onParent = () => iter.abort(signal.reason);
   signal.addEventListener('abort', onParent, { once: true });
   let firstFailure: { index: number; error: NikaError } | undefined;
