@@ -26,7 +26,7 @@ const lazyBundles = {
   },
 };
 // What must never reach the extension bundle again (issue 7: activation ≤ 100 ms).
-const HEAVY = /(^|\/)(engine\/|core\/(analyze|checks\/|schema\/)|node_modules\/(@modelcontextprotocol\/sdk|openai|@anthropic-ai\/sdk|execa|jq-wasm|ajv|vscode-languageclient)\/)/;
+const HEAVY = /(^|\/)(engine\/|core\/(analyze|checks\/|schema\/)|node_modules\/(@modelcontextprotocol\/sdk|openai|@anthropic-ai\/sdk|jq-wasm|ajv|vscode-languageclient)\/)/;
 const guardExtension = {
   name: 'guard-extension',
   setup(build) {
