@@ -6,18 +6,14 @@ import assert from 'node:assert/strict';
 import { analyze, type Analysis } from '../../core/analyze.js';
 import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
 import { generateWorkflow } from '../../bench/generate.js';
+import { diagKey, randomEdit as userEdit, rng } from './incremental-helpers.js';
 
-function diagKey(a: Analysis): string[] {
-  return a.diagnostics.map((d) => JSON.stringify([d.span.start, d.span.end, d.code, d.severity, d.message, d.data ?? null, d.tags ?? null])).sort();
-}
+/** What users type, with the audit's triggers (secrets, fetches, new exec tasks). */
+const PIECES = ['x', ' ', '"', '\n', '${{ tasks.', ' }}', '${{ secrets.KEY }}', '${{ tasks.get.output }}', '\n    with: { a: "${{ tasks.step_0001.output }}" }', '\n  new_task:\n    exec: "echo hi"', '\n  f:\n    invoke: { tool: "nika:fetch", args: { url: "https://x.org/a.py" } }'];
+const randomEdit = (text: string, r: () => number) => userEdit(text, r, PIECES);
 
 function assertSame(inc: Analysis, text: string, label: string): void {
   assert.deepEqual(diagKey(inc), diagKey(analyze(text)), label);
-}
-
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
 }
 
 // Every audit check has something to say here; `permits:` sits after `tasks:`, so quick fixes
@@ -147,22 +143,6 @@ test('targeted edits of what audit facts read from other tasks and the envelope 
     assertSame(inc.analyze(text), text, `${label}, then typing`);
   }
 });
-
-/** Edits a user makes: type or delete a character, paste a line, break or join lines. */
-function randomEdit(text: string, r: () => number): string {
-  const at = Math.floor(r() * (text.length + 1));
-  const pieces = ['x', ' ', '"', '\n', '${{ tasks.', ' }}', '${{ secrets.KEY }}', '${{ tasks.get.output }}', '\n    with: { a: "${{ tasks.step_0001.output }}" }', '\n  new_task:\n    exec: "echo hi"', '\n  f:\n    invoke: { tool: "nika:fetch", args: { url: "https://x.org/a.py" } }'];
-  switch (Math.floor(r() * 4)) {
-    case 0: return text.slice(0, at) + pieces[Math.floor(r() * pieces.length)] + text.slice(at);
-    case 1: return text.slice(0, at) + text.slice(at + 1 + Math.floor(r() * 3));
-    case 2: {
-      const line = text.lastIndexOf('\n', at - 1) + 1;
-      const end = text.indexOf('\n', at);
-      return end < 0 ? text : text.slice(0, line) + text.slice(end + 1);
-    }
-    default: return text.slice(0, at) + 'y' + text.slice(at);
-  }
-}
 
 /** Generated workflows that reach the audit's heavier paths: secrets, the trifecta, fetches, no permits. */
 function variants(): Array<[string, string]> {

@@ -6,10 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, type Analysis } from '../../core/analyze.js';
 import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
-
-function diagKey(a: Analysis): string[] {
-  return a.diagnostics.map((d) => JSON.stringify([d.span.start, d.span.end, d.code, d.severity, d.message, d.data ?? null])).sort();
-}
+import { diagKey } from './incremental-helpers.js';
 
 /** Analyzes each text in turn incrementally; every step must agree with a full analysis. */
 function steps(label: string, texts: string[], code?: string): void {

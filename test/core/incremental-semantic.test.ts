@@ -8,12 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze, type Analysis } from '../../core/analyze.js';
 import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
+import { diagKey } from './incremental-helpers.js';
 
 const BASE = readFileSync(join(__dirname, '..', 'fixtures', 'semantic', 'clean.nika.yaml'), 'utf8');
-
-function diagKey(a: Analysis): string[] {
-  return a.diagnostics.map((d) => JSON.stringify([d.span.start, d.span.end, d.code, d.severity, d.message, d.data ?? null, d.tags ?? null])).sort();
-}
 
 /** Padding tasks, so that most slices are reused and move when an edit above them changes length. */
 function padded(text: string): string {

@@ -9,6 +9,11 @@ import { analyze, type Analysis } from '../../core/analyze.js';
 import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
 import { splitDocument } from '../../core/incremental/split.js';
 import { generateWorkflow } from '../../bench/generate.js';
+import { diagKey, randomEdit as userEdit, rng } from './incremental-helpers.js';
+
+/** Type or delete a character, paste a line, break or join lines, rename. */
+const PIECES = ['x', ' ', ':', '"', '\n', '\n  ', '${{ tasks.', ' }}', '#', '-', '{', '}', '\n    with: { a: "${{ tasks.step_0001.output }}" }', '\n  new_task:\n    infer: "hi"'];
+const randomEdit = (text: string, r: () => number) => userEdit(text, r, PIECES);
 
 const root = join(__dirname, '..', '..');
 
@@ -22,10 +27,6 @@ function files(dir: string): string[] {
   return out;
 }
 const CORPUS = [...files(join(root, 'examples')), ...files(join(root, 'test', 'fixtures'))];
-
-function diagKey(a: Analysis): string[] {
-  return a.diagnostics.map((d) => JSON.stringify([d.span.start, d.span.end, d.code, d.severity, d.message, d.data ?? null, d.tags ?? null])).sort();
-}
 
 /** Every node's kind, range and scalar value, in tree order. */
 function treeKey(a: Analysis): string {
@@ -46,27 +47,6 @@ function assertSame(inc: Analysis, full: Analysis, label: string): void {
   assert.equal(JSON.stringify(inc.workflow), JSON.stringify(full.workflow), `${label}: IR`);
   assert.equal(treeKey(inc), treeKey(full), `${label}: YAML tree`);
   assert.equal(inc.dialect, full.dialect, `${label}: dialect`);
-}
-
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
-}
-
-/** Edits a user makes: type or delete a character, paste a line, break or join lines, rename. */
-function randomEdit(text: string, r: () => number): string {
-  const at = Math.floor(r() * (text.length + 1));
-  const pieces = ['x', ' ', ':', '"', '\n', '\n  ', '${{ tasks.', ' }}', '#', '-', '{', '}', '\n    with: { a: "${{ tasks.step_0001.output }}" }', '\n  new_task:\n    infer: "hi"'];
-  switch (Math.floor(r() * 4)) {
-    case 0: return text.slice(0, at) + pieces[Math.floor(r() * pieces.length)] + text.slice(at);
-    case 1: return text.slice(0, at) + text.slice(at + 1 + Math.floor(r() * 3));
-    case 2: {
-      const line = text.lastIndexOf('\n', at - 1) + 1;
-      const end = text.indexOf('\n', at);
-      return end < 0 ? text : text.slice(0, line) + text.slice(end + 1);
-    }
-    default: return text.slice(0, at) + 'y' + text.slice(at);
-  }
 }
 
 test('the split covers every character exactly once, in order', () => {
