@@ -8,7 +8,7 @@ import { isMap, isScalar, isSeq } from 'yaml';
 import type { YAMLMap, YAMLSeq } from 'yaml';
 import type { CheckContext } from '../context.js';
 import { diag, type NikaDiagnostic } from '../../diagnostic.js';
-import { getNode, getPair, keyName, keySpan } from '../../document.js';
+import { getNode, getPair, keySpan } from '../../document.js';
 import type { Reference } from '../../expr/index.js';
 import type { SecretDecl, Task } from '../../ir.js';
 import type { Span } from '../../text.js';
