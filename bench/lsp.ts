@@ -138,7 +138,7 @@ class Client {
   }
 }
 
-export async function measureServer(sut: Sut, tasks: number, opts: { edits?: number; completions?: number } = {}): Promise<LspFigures> {
+export async function measureServer(sut: Sut, tasks: number, opts: { edits?: number; completions?: number; before?: (server: { pid: number; conn: MessageConnection }) => unknown } = {}): Promise<LspFigures> {
   const edits = opts.edits ?? 30;
   const completions = opts.completions ?? 30;
   const dir = join('/tmp', 'nika-bench');
@@ -210,6 +210,7 @@ export async function measureServer(sut: Sut, tasks: number, opts: { edits?: num
     tasksTimes.push(await complete(points.tasks));
   }
   const mem = rssMiB(client.pid);
+  await opts.before?.({ pid: client.pid, conn: client.conn });
   await client.stop();
   return {
     server: sut.name, tasks, openMs,

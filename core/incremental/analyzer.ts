@@ -21,7 +21,8 @@ import { LineIndex } from '../text.js';
 import type { TaskMemo, TaskMemoTable } from '../checks/memo.js';
 import { Offsets, SITE_SKIP } from './offsets.js';
 import { addSliceOffsets, PARSE_OPTIONS, parseSlice, stitch, type ParsedSlice } from './parse.js';
-import { lineStarts, splitDocument } from './split.js';
+import { recut } from './resplit.js';
+import { lineStarts, splitDocument, type Slice } from './split.js';
 
 interface Entry {
   parsed: ParsedSlice;
@@ -50,6 +51,9 @@ interface Prepared {
   tasks: Entry[];
   sites: ExprSite[];
   envelope: ExprSite[];
+  /** Line starts of `text` and the column of its task keys, for cutting the next version (resplit.ts). */
+  starts: number[];
+  indent: number;
   checked?: { catalog: unknown; diagnostics: NikaDiagnostic[] };
 }
 
@@ -63,6 +67,8 @@ export interface IncrementalStats {
 
 export class IncrementalAnalyzer {
   private pool = new Map<string, Entry[]>();
+  /** Task id → its entry, for the current version (repeated ids are left to the full analysis). */
+  private ids = new Map<string, Entry>();
   /** What the cached findings were computed against; any change re-runs every check. */
   private checkedWith?: { catalog: unknown; envelope: string };
   private prepared?: Prepared;
@@ -72,6 +78,7 @@ export class IncrementalAnalyzer {
     const out = this.tryIncremental(text, opts);
     if (typeof out !== 'string') return out;
     this.pool.clear();
+    this.ids.clear();
     this.checkedWith = undefined;
     this.prepared = undefined;
     this.stats = { incremental: false, parsed: 0, reused: 0, reason: out };
@@ -84,63 +91,17 @@ export class IncrementalAnalyzer {
       this.stats = { incremental: true, parsed: 0, reused: this.prepared.tasks.length + this.prepared.top.length };
       return this.finish(this.prepared, opts);
     }
+    const last = this.prepared;
     this.prepared = undefined;
     // Over the size limit a full analysis reports NIKA-YAML-010 and nothing else.
     if (text.length > MAX_DOCUMENT_BYTES / 4 && utf8Length(text) > MAX_DOCUMENT_BYTES) return 'document over the size limit';
-    const starts = lineStarts(text);
-    const split = splitDocument(text, starts);
-    if (!split) return 'no clean split';
+    const counts = { parsed: 0, reused: 0 };
+    const slices = (last && this.recut(last, text, counts)) || this.cutAll(text, counts);
+    if (typeof slices === 'string') return slices;
+    const { top, tasks, tasksAt, starts, indent } = slices;
+    const { parsed, reused } = counts;
 
-    const previous = this.pool;
-    const next = new Map<string, Entry[]>();
-    let parsed = 0;
-    let reused = 0;
-    const take = (slice: { start: number; text: string; end: number }): Entry | undefined => {
-      const list = previous.get(slice.text);
-      let entry = list?.pop();
-      if (entry) {
-        const delta = slice.start - entry.parsed.base;
-        if (delta !== 0) {
-          // The task's own spans are replaced before the others move: findings may share them.
-          if (entry.task) shiftTask(entry.task, delta);
-          (entry.offsets ??= offsetsOf(entry)).shift(delta);
-          entry.parsed.base = slice.start;
-        }
-        reused++;
-      } else {
-        // Parsed from a copy: a slice of the whole text would keep that version of the text alive
-        // (through the cache key and every scalar read from it) for as long as the slice is cached.
-        const p = parseSlice({ start: slice.start, end: slice.end, text: detached(slice.text) });
-        if (!p) return undefined;
-        entry = { parsed: p, memo: new Map() };
-        parsed++;
-      }
-      const l = next.get(entry.parsed.text);
-      if (l) l.push(entry); else next.set(entry.parsed.text, [entry]);
-      return entry;
-    };
-
-    const top: Entry[] = [];
-    for (const s of split.top) {
-      const e = take(s);
-      if (!e) return 'a slice does not parse on its own';
-      top.push(e);
-    }
-    const tasks: Entry[] = [];
-    const ids = new Set<string>();
-    for (const s of split.tasks) {
-      const e = take(s);
-      if (!e) return 'a task does not parse on its own';
-      const id = String((e.parsed.pair.key as { value: unknown }).value);
-      if (ids.has(id)) return 'repeated task id';
-      ids.add(id);
-      tasks.push(e);
-    }
-    // Lists pop from the end: keep entries in order for the next round.
-    for (const l of next.values()) l.reverse();
-    this.pool = next;
-
-    const { yaml, root } = stitch(split, top.map((e) => e.parsed), tasks.map((e) => e.parsed), text.length);
+    const { yaml, root } = stitch({ tasksAt }, top.map((e) => e.parsed), tasks.map((e) => e.parsed), text.length);
     const doc: NikaDocument = { text, lines: new LineIndex(text, starts), yaml, root, parseDiagnostics: [], tooLarge: false };
     const dialectInfo = detectDialect(root);
     if (dialectInfo.dialect !== 'v1') {
@@ -163,7 +124,7 @@ export class IncrementalAnalyzer {
     // Expression sites: scan the new task slices (and the small envelope) only.
     const fresh = tasks.filter((e) => !e.sites);
     const taskOf = new Map(workflow.tasks.map((t) => [t.id, t]));
-    const tasksPair = split.tasksAt >= 0 ? top[split.tasksAt].parsed.pair : undefined;
+    const tasksPair = tasksAt >= 0 ? top[tasksAt].parsed.pair : undefined;
     if (fresh.length && tasksPair) {
       const m = new YAMLMap<unknown, unknown>();
       m.items = fresh.map((e) => e.parsed.pair);
@@ -176,7 +137,7 @@ export class IncrementalAnalyzer {
         while (k < sites.length && sites[k].scalarSpan.start >= a && sites[k].scalarSpan.start < b) e.sites.push(sites[k++]);
       }
     }
-    const envelope = scanExpressions(miniDoc(doc, top.filter((_, i) => i !== split.tasksAt).map((e) => e.parsed.pair)), { ...workflow, tasks: [] });
+    const envelope = scanExpressions(miniDoc(doc, top.filter((_, i) => i !== tasksAt).map((e) => e.parsed.pair)), { ...workflow, tasks: [] });
     const tasksStart = tasks.length ? tasks[0].parsed.base : Infinity;
     const sites: ExprSite[] = envelope.filter((s) => s.scalarSpan.start < tasksStart);
     for (const e of tasks) {
@@ -194,9 +155,87 @@ export class IncrementalAnalyzer {
     }
     for (const s of envelope) if (s.scalarSpan.start >= tasksStart) sites.push(s);
     seedScanCache(doc, workflow, sites);
-    this.prepared = { text, doc, dialectInfo, workflow, top, tasksAt: split.tasksAt, tasks, sites, envelope };
+    this.prepared = { text, doc, dialectInfo, workflow, top, tasksAt, tasks, sites, envelope, starts, indent };
     this.stats = { incremental: true, parsed, reused };
     return this.finish(this.prepared, opts);
+  }
+
+  /** Cuts the whole text and takes each slice from the pool when its text is cached. */
+  private cutAll(text: string, counts: { parsed: number; reused: number }): Cut | string {
+    const starts = lineStarts(text);
+    const split = splitDocument(text, starts);
+    if (!split) return 'no clean split';
+    const previous = this.pool;
+    const next = new Map<string, Entry[]>();
+    const take = (slice: Slice): Entry | undefined => {
+      const entry = reuse(previous.get(slice.text)?.pop(), slice.start, counts) ?? parseEntry(slice, counts);
+      if (!entry) return undefined;
+      const l = next.get(entry.parsed.text);
+      if (l) l.push(entry); else next.set(entry.parsed.text, [entry]);
+      return entry;
+    };
+    const top: Entry[] = [];
+    for (const s of split.top) {
+      const e = take(s);
+      if (!e) return 'a slice does not parse on its own';
+      top.push(e);
+    }
+    const tasks: Entry[] = [];
+    const ids = new Map<string, Entry>();
+    for (const s of split.tasks) {
+      const e = take(s);
+      if (!e) return 'a task does not parse on its own';
+      const id = idOf(e);
+      if (ids.has(id)) return 'repeated task id';
+      ids.set(id, e);
+      tasks.push(e);
+    }
+    // Lists pop from the end: keep entries in order for the next round.
+    for (const l of next.values()) l.reverse();
+    this.pool = next;
+    this.ids = ids;
+    return { top, tasksAt: split.tasksAt, tasks, starts, indent: split.indent };
+  }
+
+  /**
+   * The slices of `text` from those of the version before it, cut again only around the change
+   * (resplit.ts): the tasks in the changed window are taken by text or parsed, the others are
+   * kept (moved by the change's length when below it). Undefined when the cut must be redone whole.
+   */
+  private recut(last: Prepared, text: string, counts: { parsed: number; reused: number }): Cut | string | undefined {
+    if (last.tasksAt < 0) return undefined;
+    const lastTasks = last.tasks;
+    const r = recut({
+      text: last.text, starts: last.starts, indent: last.indent, taskCount: lastTasks.length,
+      taskStart: (i) => lastTasks[i].parsed.base,
+      tasksEnd: last.tasksAt + 1 < last.top.length ? last.top[last.tasksAt + 1].parsed.base : last.text.length,
+    }, text);
+    if (!r) return undefined;
+    const gone = lastTasks.slice(r.first, r.first + r.count);
+    for (const e of gone) {
+      const id = idOf(e);
+      if (this.ids.get(id) === e) this.ids.delete(id);
+      removeFrom(this.pool, e);
+    }
+    const window: Entry[] = [];
+    for (const s of r.slices) {
+      const at = gone.findIndex((e) => e.parsed.text === s.text);
+      const e = at >= 0 ? reuse(gone.splice(at, 1)[0], s.start, counts) : parseEntry(s, counts);
+      if (!e) return 'a task does not parse on its own';
+      const id = idOf(e);
+      if (this.ids.has(id)) return 'repeated task id';
+      this.ids.set(id, e);
+      const l = this.pool.get(e.parsed.text);
+      if (l) l.push(e); else this.pool.set(e.parsed.text, [e]);
+      window.push(e);
+    }
+    const after = lastTasks.slice(r.first + r.count);
+    for (const e of after) reuse(e, e.parsed.base + r.delta, counts);
+    const top = last.top;
+    for (let i = last.tasksAt + 1; i < top.length; i++) reuse(top[i], top[i].parsed.base + r.delta, counts);
+    counts.reused += r.first + last.tasksAt + 1;
+    const tasks = lastTasks.slice(0, r.first).concat(window, after);
+    return { top, tasksAt: last.tasksAt, tasks, starts: r.starts, indent: last.indent };
   }
 
   /** The checks on a prepared version (reused as is when the same text comes back for its checks). */
@@ -303,6 +342,50 @@ export class IncrementalAnalyzer {
     }
     return out;
   }
+}
+
+/** One version's slices, parsed or taken from the previous version. */
+interface Cut {
+  top: Entry[];
+  tasksAt: number;
+  tasks: Entry[];
+  starts: number[];
+  indent: number;
+}
+
+function idOf(e: Entry): string {
+  return String((e.parsed.pair.key as { value: unknown }).value);
+}
+
+/** A cached entry moved to `start` (in place), or undefined when there is none. */
+function reuse(entry: Entry | undefined, start: number, counts: { reused: number }): Entry | undefined {
+  if (!entry) return undefined;
+  const delta = start - entry.parsed.base;
+  if (delta !== 0) {
+    // The task's own spans are replaced before the others move: findings may share them.
+    if (entry.task) shiftTask(entry.task, delta);
+    (entry.offsets ??= offsetsOf(entry)).shift(delta);
+    entry.parsed.base = start;
+  }
+  counts.reused++;
+  return entry;
+}
+
+function parseEntry(slice: Slice, counts: { parsed: number }): Entry | undefined {
+  // Parsed from a copy: a slice of the whole text would keep that version of the text alive
+  // (through the cache key and every scalar read from it) for as long as the slice is cached.
+  const p = parseSlice({ start: slice.start, end: slice.end, text: detached(slice.text) });
+  if (!p) return undefined;
+  counts.parsed++;
+  return { parsed: p, memo: new Map() };
+}
+
+function removeFrom(pool: Map<string, Entry[]>, e: Entry): void {
+  const l = pool.get(e.parsed.text);
+  if (!l) return;
+  const i = l.indexOf(e);
+  if (i >= 0) l.splice(i, 1);
+  if (!l.length) pool.delete(e.parsed.text);
 }
 
 /** A copy of `s` that does not share the memory of the string it was sliced from. */

@@ -55,7 +55,7 @@ export interface Stitched {
  * One Document from parsed slices in order. `tasks` are the task slices under the `tasks:`
  * header at `split.tasksAt` (their pairs become that header's map).
  */
-export function stitch(split: Split, top: ParsedSlice[], tasks: ParsedSlice[], textLength: number): Stitched {
+export function stitch(split: Pick<Split, 'tasksAt'>, top: ParsedSlice[], tasks: ParsedSlice[], textLength: number): Stitched {
   const root = new YAMLMap<unknown, unknown>();
   for (let i = 0; i < top.length; i++) {
     const p = top[i];

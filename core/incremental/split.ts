@@ -16,6 +16,8 @@ export interface Split {
   /** Index in `top` of the `tasks:` header, or -1 when the document has no block task map. */
   tasksAt: number;
   tasks: Slice[];
+  /** Column of the task keys (-1 when there are no tasks). */
+  indent: number;
 }
 
 // Sticky and multi-line: tested at a line's first character, `$` is the end of that line.
@@ -47,7 +49,6 @@ export function splitDocument(text: string, starts = lineStarts(text)): Split | 
     while (j < e && text.charCodeAt(j) === 32) j++;
     return j < e && text.charCodeAt(j) === 9 ? undefined : j;
   };
-  const blankOrComment = (j: number, e: number) => j === e || (text.charCodeAt(j) === 13 && j + 1 === e) || text.charCodeAt(j) === 35;
 
   // Top-level cut points: lines that begin a plain key at column 0.
   const topStarts: number[] = [];
@@ -75,6 +76,7 @@ export function splitDocument(text: string, starts = lineStarts(text)): Split | 
   const top: Slice[] = [];
   const tasks: Slice[] = [];
   let tasksAt = -1;
+  let indent = -1;
   for (let k = 0; k < topStarts.length; k++) {
     const from = topStarts[k];
     const to = k + 1 < topStarts.length ? topStarts[k + 1] : lines;
@@ -84,19 +86,10 @@ export function splitDocument(text: string, starts = lineStarts(text)): Split | 
       continue;
     }
     // Inside `tasks:`: the first content line fixes the task indentation.
-    let indent = -1;
-    const taskStarts: number[] = [];
-    for (let i = tasksLine + 1; i < to; i++) {
-      const j = firstNonSpace(i)!; // tabs were refused above
-      if (blankOrComment(j, endOf(i))) continue;
-      const n = j - starts[i];
-      if (indent < 0) indent = n;
-      if (n < indent || n === 0) return undefined;
-      if (n === indent) {
-        if (!keyAt(KEY, text, j)) return undefined;
-        taskStarts.push(i);
-      }
-    }
+    const cut = taskLines(text, starts, tasksLine + 1, to, -1);
+    if (!cut) return undefined;
+    const taskStarts = cut.lines;
+    indent = cut.indent;
     tasksAt = top.length;
     const headerEnd = taskStarts.length ? taskStarts[0] : to;
     top.push(slice(offsetOfLine(from), offsetOfLine(headerEnd)));
@@ -104,5 +97,30 @@ export function splitDocument(text: string, starts = lineStarts(text)): Split | 
       tasks.push(slice(offsetOfLine(taskStarts[j]), offsetOfLine(j + 1 < taskStarts.length ? taskStarts[j + 1] : to)));
     }
   }
-  return { top, tasksAt, tasks };
+  return { top, tasksAt, tasks, indent };
+}
+
+/**
+ * The task key lines among lines [from, to) of a block `tasks:` map whose keys sit at column
+ * `indent` (-1: the first content line sets it). Undefined when a line breaks that shape: less
+ * indented than the keys, at column 0, a tab in its indentation, or a non-key at the key column.
+ */
+export function taskLines(text: string, starts: readonly number[], from: number, to: number, indent: number): { indent: number; lines: number[] } | undefined {
+  const lines: number[] = [];
+  for (let i = from; i < to; i++) {
+    const e = i + 1 < starts.length ? starts[i + 1] - 1 : text.length;
+    let j = starts[i];
+    while (j < e && text.charCodeAt(j) === 32) j++;
+    const c = text.charCodeAt(j);
+    if (j === e || (c === 13 && j + 1 === e) || c === 35 /* # */) continue;
+    if (c === 9) return undefined;
+    const n = j - starts[i];
+    if (indent < 0) indent = n;
+    if (n < indent || n === 0) return undefined;
+    if (n === indent) {
+      if (!keyAt(KEY, text, j)) return undefined;
+      lines.push(i);
+    }
+  }
+  return { indent, lines };
 }
