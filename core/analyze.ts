@@ -1,4 +1,5 @@
 // One entry point from text to everything the server and the engine need.
+import type { SliceLayout } from './incremental/resplit.js';
 import { runChecks } from './checks/index.js';
 import { EMPTY_CATALOG, type ToolCatalog } from './catalog/mcp.js';
 import type { NikaDiagnostic } from './diagnostic.js';
@@ -13,6 +14,11 @@ export interface Analysis {
   dialectInfo: DialectInfo;
   workflow: Workflow;
   diagnostics: NikaDiagnostic[];
+  /**
+   * How the text was cut into slices, when the incremental analyzer read it that way (valid, like
+   * the analysis, until that analyzer's next call).
+   */
+  layout?: SliceLayout;
 }
 
 export interface AnalyzeOptions {

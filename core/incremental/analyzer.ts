@@ -21,7 +21,7 @@ import { LineIndex } from '../text.js';
 import type { TaskMemo, TaskMemoTable } from '../checks/memo.js';
 import { Offsets, SITE_SKIP } from './offsets.js';
 import { addSliceOffsets, PARSE_OPTIONS, parseSlice, stitch, type ParsedSlice } from './parse.js';
-import { recut } from './resplit.js';
+import { recut, type SliceLayout } from './resplit.js';
 import { lineStarts, splitDocument, type Slice } from './split.js';
 
 interface Entry {
@@ -51,9 +51,8 @@ interface Prepared {
   tasks: Entry[];
   sites: ExprSite[];
   envelope: ExprSite[];
-  /** Line starts of `text` and the column of its task keys, for cutting the next version (resplit.ts). */
-  starts: number[];
-  indent: number;
+  /** How `text` is cut: read by features (Analysis.layout) and by the next version's recut. */
+  layout: SliceLayout;
   checked?: { catalog: unknown; diagnostics: NikaDiagnostic[] };
 }
 
@@ -155,7 +154,7 @@ export class IncrementalAnalyzer {
     }
     for (const s of envelope) if (s.scalarSpan.start >= tasksStart) sites.push(s);
     seedScanCache(doc, workflow, sites);
-    this.prepared = { text, doc, dialectInfo, workflow, top, tasksAt, tasks, sites, envelope, starts, indent };
+    this.prepared = { text, doc, dialectInfo, workflow, top, tasksAt, tasks, sites, envelope, layout: layoutOf(text, starts, indent, top, tasksAt, tasks) };
     this.stats = { incremental: true, parsed, reused };
     return this.finish(this.prepared, opts);
   }
@@ -205,11 +204,7 @@ export class IncrementalAnalyzer {
   private recut(last: Prepared, text: string, counts: { parsed: number; reused: number }): Cut | string | undefined {
     if (last.tasksAt < 0) return undefined;
     const lastTasks = last.tasks;
-    const r = recut({
-      text: last.text, starts: last.starts, indent: last.indent, taskCount: lastTasks.length,
-      taskStart: (i) => lastTasks[i].parsed.base,
-      tasksEnd: last.tasksAt + 1 < last.top.length ? last.top[last.tasksAt + 1].parsed.base : last.text.length,
-    }, text);
+    const r = recut(last.layout, text);
     if (!r) return undefined;
     const gone = lastTasks.slice(r.first, r.first + r.count);
     for (const e of gone) {
@@ -235,7 +230,7 @@ export class IncrementalAnalyzer {
     for (let i = last.tasksAt + 1; i < top.length; i++) reuse(top[i], top[i].parsed.base + r.delta, counts);
     counts.reused += r.first + last.tasksAt + 1;
     const tasks = lastTasks.slice(0, r.first).concat(window, after);
-    return { top, tasksAt: last.tasksAt, tasks, starts: r.starts, indent: last.indent };
+    return { top, tasksAt: last.tasksAt, tasks, starts: r.starts, indent: last.layout.indent };
   }
 
   /** The checks on a prepared version (reused as is when the same text comes back for its checks). */
@@ -243,7 +238,7 @@ export class IncrementalAnalyzer {
     const { doc, dialectInfo, workflow, top, tasks, sites, envelope } = p;
     const catalog = opts.catalog ?? EMPTY_CATALOG;
     if (!opts.skipChecks && p.checked?.catalog === catalog) {
-      return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics: p.checked.diagnostics };
+      return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics: p.checked.diagnostics, layout: p.layout };
     }
     const byTask = new Map<Task, Entry>();
     for (const e of tasks) if (e.task) byTask.set(e.task, e);
@@ -263,7 +258,7 @@ export class IncrementalAnalyzer {
       this.checkedWith = { catalog, envelope: envelopeText };
       p.checked = { catalog, diagnostics };
     }
-    return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics };
+    return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics, layout: p.layout };
   }
 
   /** Every check on the whole document; task-local findings are remembered per task slice. */
@@ -351,6 +346,18 @@ interface Cut {
   tasks: Entry[];
   starts: number[];
   indent: number;
+}
+
+function layoutOf(text: string, starts: number[], indent: number, top: Entry[], tasksAt: number, tasks: Entry[]): SliceLayout {
+  const after = tasksAt >= 0 ? top[tasksAt + 1] : undefined;
+  return {
+    text, starts, indent, tasksAt, taskCount: tasks.length,
+    top: top.map((e) => ({ start: e.parsed.base, end: e.parsed.base + e.parsed.text.length, text: e.parsed.text })),
+    taskStart: (i) => tasks[i].parsed.base,
+    taskText: (i) => tasks[i].parsed.text,
+    taskId: (i) => idOf(tasks[i]),
+    tasksEnd: after ? after.parsed.base : text.length,
+  };
 }
 
 function idOf(e: Entry): string {

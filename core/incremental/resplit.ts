@@ -18,6 +18,15 @@ export interface CutVersion {
   indent: number;
 }
 
+/** How the incremental analyzer cut an analyzed version (Analysis.layout). */
+export interface SliceLayout extends CutVersion {
+  /** Top-level slices in order; the `tasks:` one (at `tasksAt`) holds its header only. */
+  top: readonly Slice[];
+  tasksAt: number;
+  taskText(i: number): string;
+  taskId(i: number): string;
+}
+
 export interface Recut {
   /** Line starts of the new text. */
   starts: number[];

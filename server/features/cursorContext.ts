@@ -124,7 +124,7 @@ export function cursorContext(text: string, offset: number, lines: { positionAt(
   const patched = text.slice(0, lineStart) + patchedLine + text.slice(lineEnd);
   const at = offset + 1;
   const current = analysis?.doc.text === text;
-  let view = analysis && cursorContextOptions.slices ? patchedView(patched, lineStart, analysis, current ? lines.lineStarts : undefined) : 'no analysis';
+  let view = analysis && cursorContextOptions.slices ? patchedView(patched, lineStart, analysis, current ? lines.lineStarts : undefined, patchedLine) : 'no analysis';
   if (typeof view === 'string' && opts.sliceOnly) {
     cursorContextStats.path = 'refused';
     cursorContextStats.reason = view;

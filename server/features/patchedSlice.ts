@@ -11,7 +11,8 @@ import type { Analysis } from '../../core/analyze.js';
 import { detectDialect, type DialectInfo } from '../../core/dialect.js';
 import { keyName, MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../../core/document.js';
 import { PARSE_OPTIONS, parseSlice, type ParsedSlice } from '../../core/incremental/parse.js';
-import { splitDocument, type Slice } from '../../core/incremental/split.js';
+import { splitDocument, taskLines, type Slice } from '../../core/incremental/split.js';
+import type { SliceLayout } from '../../core/incremental/resplit.js';
 import type { Task, Workflow } from '../../core/ir.js';
 import { normalize } from '../../core/normalize.js';
 import { LineIndex } from '../../core/text.js';
@@ -30,6 +31,9 @@ export interface PatchedView {
   /** Every task id of the patched text, in order (what the whole `tasks:` map's keys are). */
   taskIds: string[];
 }
+
+/** How many views were built straight from the analyzer's cut (tests check that way is taken). */
+export const patchedViewStats = { byLayout: 0 };
 
 /** Where a node starts and ends (value end), without allocating a span. */
 function startOf(node: unknown): number | undefined {
@@ -88,11 +92,18 @@ function shiftedTask(t: Task, delta: number): Task {
  * (`lineStarts`, when given, are the unpatched text's). Returns the view, or why it could not be
  * built.
  */
-export function patchedView(patched: string, lineStart: number, analysis: Analysis, lineStarts?: readonly number[]): PatchedView | string {
+export function patchedView(patched: string, lineStart: number, analysis: Analysis, lineStarts?: readonly number[], patchedLine?: string): PatchedView | string {
   const original = analysis.doc;
   if (original.tooLarge || !original.root || !original.yaml) return 'no analyzed root';
   if (analysis.dialectInfo.dialect !== 'v1') return `dialect ${analysis.dialectInfo.dialect}`;
   if (patched.length > MAX_DOCUMENT_BYTES / 4 && utf8Length(patched) > MAX_DOCUMENT_BYTES) return 'too large';
+  if (patchedLine !== undefined && analysis.layout) {
+    const fast = taskView(patched, lineStart, patchedLine, analysis, analysis.layout);
+    if (fast) {
+      if (typeof fast !== 'string') patchedViewStats.byLayout++;
+      return fast;
+    }
+  }
   const delta = patched.length - original.text.length;
   const split = splitDocument(patched, lineStarts && patchedLineStarts(lineStarts, lineStart, delta));
   if (!split) return 'no clean split';
@@ -214,26 +225,54 @@ export function patchedView(patched: string, lineStart: number, analysis: Analys
     taskIds.splice(cTask, 0, cId);
   }
 
-  // The view: every top-level pair; `tasks:` holding the cursor's task only.
+  const firstRange = (top[0]!.doc.contents as Node).range!;
+  return assemble(patched, {
+    pairs: top.map((p) => p!.pair), rootStart: firstRange[0], tasksAt: split.tasks.length ? split.tasksAt : -1,
+    firstTaskStart: split.tasks.length ? split.tasks[0].start : 0, lastTaskEnd, taskCount: split.tasks.length,
+    cParsed, cTask, reused, cEndT, delta, taskIds,
+  });
+}
+
+interface Parts {
+  /** The top-level pairs in order (the `tasks:` one's value is replaced by the view's map). */
+  pairs: Pair<unknown, unknown>[];
+  rootStart: number;
+  /** Index of `tasks:` in `pairs` when it holds tasks, else -1. */
+  tasksAt: number;
+  firstTaskStart: number;
+  lastTaskEnd: number;
+  taskCount: number;
+  cParsed: ParsedSlice;
+  /** Index of the cursor's task among the tasks (-1: the cursor is in a top-level slice). */
+  cTask: number;
+  /** The analyzed tasks outside the cursor's slice, in order, and where that slice ended in the analysis. */
+  reused: Task[];
+  cEndT: number;
+  delta: number;
+  taskIds: string[];
+}
+
+/** The view: every top-level pair; `tasks:` holding the cursor's task only. */
+function assemble(patched: string, p: Parts): PatchedView | string {
+  const { cParsed, cTask, reused, delta } = p;
   const root = new YAMLMap<unknown, unknown>();
   let tasksMap: YAMLMap<unknown, unknown> | undefined;
-  for (let i = 0; i < top.length; i++) {
-    const p = top[i]!;
-    if (i === split.tasksAt && split.tasks.length) {
+  for (let i = 0; i < p.pairs.length; i++) {
+    const pair = p.pairs[i];
+    if (i === p.tasksAt) {
       tasksMap = new YAMLMap<unknown, unknown>();
       if (cTask >= 0) {
         tasksMap.items = [cParsed.pair];
         const own = (cParsed.doc.contents as Node).range!;
-        const first = cTask === 0 ? own[0] : split.tasks[0].start;
-        tasksMap.range = cTask === split.tasks.length - 1 ? [first, own[1], own[2]] : [first, lastTaskEnd, lastTaskEnd];
+        const first = cTask === 0 ? own[0] : p.firstTaskStart;
+        tasksMap.range = cTask === p.taskCount - 1 ? [first, own[1], own[2]] : [first, p.lastTaskEnd, p.lastTaskEnd];
       }
-      root.items.push(new Pair(p.pair.key, tasksMap));
+      root.items.push(new Pair(pair.key, tasksMap));
     } else {
-      root.items.push(p.pair);
+      root.items.push(pair);
     }
   }
-  const firstRange = (top[0]!.doc.contents as Node).range!;
-  root.range = [firstRange[0], patched.length, patched.length];
+  root.range = [p.rootStart, patched.length, patched.length];
   const yaml = new Document(undefined, PARSE_OPTIONS) as unknown as Document.Parsed;
   yaml.contents = root as never;
   let lines: LineIndex | undefined;
@@ -253,9 +292,76 @@ export function patchedView(patched: string, lineStart: number, analysis: Analys
   for (let i = 0; i < reused.length; i++) {
     if (i === cTask) tasks.push(own[0]);
     const t = reused[i];
-    tasks.push(t.idSpan.start >= cEndT ? shiftedTask(t, delta) : t);
+    tasks.push(t.idSpan.start >= p.cEndT ? shiftedTask(t, delta) : t);
   }
   if (cTask === reused.length) tasks.push(own[0]);
   workflow.tasks = tasks;
-  return { doc, dialect, workflow, tasksMap, taskIds };
+  return { doc, dialect, workflow, tasksMap, taskIds: p.taskIds };
+}
+
+/**
+ * The view straight from the analyzer's cut (Analysis.layout) when the patched line is inside a
+ * task and leaves every cut where it was: no cutting of the patched text, no comparing with the
+ * analysis, and the patched text is never read whole. Undefined when another way must decide.
+ */
+function taskView(patched: string, lineStart: number, patchedLine: string, analysis: Analysis, layout: SliceLayout): PatchedView | string | undefined {
+  const original = analysis.doc.text;
+  const n = layout.taskCount;
+  if (layout.text !== original || layout.tasksAt < 0 || n === 0) return undefined;
+  // The line replaced in the analyzed text: what follows it is the same in both.
+  const lineEnd = original.length - (patched.length - lineStart - patchedLine.length);
+  if (lineEnd < lineStart || original.slice(lineStart, lineEnd).includes('\n')) return undefined;
+  if (lineStart < layout.taskStart(0) || lineStart >= layout.tasksEnd) return undefined;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (layout.taskStart(mid) <= lineStart) lo = mid; else hi = mid - 1;
+  }
+  const cTask = lo;
+  const cStart = layout.taskStart(cTask);
+  const cEnd = cTask + 1 < n ? layout.taskStart(cTask + 1) : layout.tasksEnd;
+  // The patched line keeps every cut: still the task's key line, or still inside the task.
+  if (/[\r\u2028\u2029\ufeff]/.test(patchedLine)) return undefined;
+  const cut = taskLines(patchedLine, [0], 0, 1, layout.indent);
+  if (!cut || cut.lines.length !== (lineStart === cStart ? 1 : 0)) return undefined;
+
+  const delta = patched.length - original.length;
+  const cText = layout.taskText(cTask);
+  const cParsed = parseSlice({ start: cStart, end: cEnd + delta, text: cText.slice(0, lineStart - cStart) + patchedLine + cText.slice(lineEnd - cStart) });
+  if (!cParsed) return 'the cursor slice does not parse on its own';
+  const cId = keyName(cParsed.pair);
+  // The analyzed tasks outside the cursor's slice are those of the other slices, in order.
+  const inC = (t: number) => t >= cStart && t < cEnd;
+  const reused = analysis.workflow.tasks.filter((t) => !inC(t.idSpan.start));
+  if (reused.length !== n - 1) return undefined;
+  const taskIds: string[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i === cTask) continue;
+    const t = reused[i < cTask ? i : i - 1];
+    if (t.id !== layout.taskId(i)) return undefined;
+    taskIds[i] = t.id;
+  }
+  if (cId === undefined || taskIds.includes(cId)) return 'repeated or empty task id';
+  taskIds[cTask] = cId;
+
+  // Top-level pairs: the analysis's above the tasks (same offsets), parsed again below them.
+  const pairs: Pair<unknown, unknown>[] = [];
+  for (let i = 0; i < layout.top.length; i++) {
+    if (i <= layout.tasksAt) {
+      const pair = analysis.doc.root!.items[i];
+      if (!pair) return undefined;
+      pairs.push(pair);
+      continue;
+    }
+    const s = layout.top[i];
+    const p = parseTop({ start: s.start + delta, end: s.end + delta, text: s.text });
+    if (!p) return undefined;
+    pairs.push(p.pair);
+  }
+  const rootStart = (analysis.doc.root as { range?: number[] }).range?.[0] ?? 0;
+  return assemble(patched, {
+    pairs, rootStart, tasksAt: layout.tasksAt, firstTaskStart: layout.taskStart(0), lastTaskEnd: layout.tasksEnd + delta,
+    taskCount: n, cParsed, cTask, reused, cEndT: cEnd, delta, taskIds,
+  });
 }

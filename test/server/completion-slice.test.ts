@@ -11,6 +11,7 @@ import { buildModel, modelOf, type DocModel } from '../../server/model.js';
 import { completion } from '../../server/features/completion.js';
 import { cursorContext, cursorContextOptions, cursorContextStats, type CursorContext } from '../../server/features/cursorContext.js';
 import { allBuiltins } from '../../server/features/tools.js';
+import { patchedViewStats } from '../../server/features/patchedSlice.js';
 import { generateWorkflow, taskId } from '../../bench/generate.js';
 import type { ToolCatalog } from '../../core/catalog/mcp.js';
 
@@ -150,6 +151,19 @@ test('slices and whole parse agree on every example and fixture, at many positio
     }
   }
   assert.ok(tally.slice > tally.whole, `slices ${tally.slice}, whole ${tally.whole}: ${JSON.stringify([...tally.reasons])}`);
+});
+
+test('the view from the analyzer\'s cut agrees with the whole parse on every example and fixture', () => {
+  const tally: Tally = { slice: 0, whole: 0, reasons: new Map() };
+  const before = patchedViewStats.byLayout;
+  for (const { name, text } of workflows()) {
+    const analysis = new IncrementalAnalyzer().analyze(text, { catalog: CATALOG, skipChecks: true });
+    if (!analysis.layout) continue;
+    const model = modelOf(analysis, CATALOG);
+    for (const offset of positions(text)) compare(model, offset, `${name} (incremental)`, tally);
+  }
+  // Positions inside tasks (most of them) go that way.
+  assert.ok(patchedViewStats.byLayout - before > tally.slice / 3, `by the cut ${patchedViewStats.byLayout - before} of ${tally.slice} by slices`);
 });
 
 test('slices and whole parse agree after half-typed edits (full and incremental analyses)', () => {
