@@ -54,14 +54,17 @@ export function completion(model: DocModel, position: Position, opts: Completion
  */
 function withDefaults(list: CompletionList, opts: CompletionOptions): CompletionList {
   if (!opts.itemDefaults?.includes('editRange') || list.items.length < 2) return list;
-  const key = (r: Range) => `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
-  const counts = new Map<string, { range: Range; n: number }>();
+  // Items made together share one range object: count by object, then merge equal ranges.
+  const byObject = new Map<Range, number>();
   for (const item of list.items) {
     const te = item.textEdit;
-    if (!te || !('range' in te)) continue;
-    const k = key(te.range);
-    const c = counts.get(k);
-    if (c) c.n++; else counts.set(k, { range: te.range, n: 1 });
+    if (te && 'range' in te) byObject.set(te.range, (byObject.get(te.range) ?? 0) + 1);
+  }
+  const key = (r: Range) => `${r.start.line}:${r.start.character}:${r.end.line}:${r.end.character}`;
+  const counts = new Map<string, { range: Range; n: number }>();
+  for (const [range, n] of byObject) {
+    const c = counts.get(key(range));
+    if (c) c.n += n; else counts.set(key(range), { range, n });
   }
   let best: { range: Range; n: number } | undefined;
   for (const c of counts.values()) if (!best || c.n > best.n) best = c;
@@ -70,17 +73,20 @@ function withDefaults(list: CompletionList, opts: CompletionOptions): Completion
   list.itemDefaults = { editRange: r };
   const plain = opts.itemDefaults.includes('insertTextFormat');
   if (plain) list.itemDefaults.insertTextFormat = InsertTextFormat.PlainText;
+  const same = (x: Range) => x === r || (x.start.line === r.start.line && x.start.character === r.start.character
+    && x.end.line === r.end.line && x.end.character === r.end.character);
   // The items were made for this request: trimmed in place (a copy of 1,000 items costs more).
+  // Fields are set to undefined rather than deleted (JSON leaves both out; deleting makes every
+  // item a slow dictionary object, to build and to serialize).
   for (const item of list.items) {
     const te = item.textEdit;
-    if (te && 'range' in te && te.range.start.line === r.start.line && te.range.start.character === r.start.character
-      && te.range.end.line === r.end.line && te.range.end.character === r.end.character) {
-      delete item.textEdit;
+    if (te && 'range' in te && same(te.range)) {
+      item.textEdit = undefined;
       // Without it the label is inserted (LSP 3.17), which it usually is.
       if (te.newText !== item.label) item.textEditText = te.newText;
     }
-    if (item.filterText === item.label) delete item.filterText;
-    if (plain && item.insertTextFormat === InsertTextFormat.PlainText) delete item.insertTextFormat;
+    if (item.filterText === item.label) item.filterText = undefined;
+    if (plain && item.insertTextFormat === InsertTextFormat.PlainText) item.insertTextFormat = undefined;
   }
   return list;
 }
@@ -461,12 +467,13 @@ function currentTask(env: Env): Task | undefined {
 
 /** Other tasks, upstream (declared earlier) first, nearest first; never the task itself. */
 function orderedTasks(wf: Workflow, task: Task | undefined): Task[] {
-  const all = wf.tasks.filter((t) => !t.id.includes(PLACEHOLDER) && t !== task && t.id !== task?.id);
-  if (!task) return all;
-  const idx = wf.tasks.indexOf(task);
-  const before = all.filter((t) => wf.tasks.indexOf(t) < idx).reverse();
-  const after = all.filter((t) => wf.tasks.indexOf(t) > idx);
-  return [...before, ...after];
+  const keep = (t: Task) => !t.id.includes(PLACEHOLDER) && t !== task && t.id !== task?.id;
+  const idx = task ? wf.tasks.indexOf(task) : -1;
+  if (idx < 0) return wf.tasks.filter(keep);
+  const out: Task[] = [];
+  for (let i = idx - 1; i >= 0; i--) if (keep(wf.tasks[i])) out.push(wf.tasks[i]);
+  for (let i = idx + 1; i < wf.tasks.length; i++) if (keep(wf.tasks[i])) out.push(wf.tasks[i]);
+  return out;
 }
 
 export function taskSummary(t: Task): string {
