@@ -9,6 +9,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { parseDocument } from 'yaml';
 import { generateWorkflow, editPoint } from './generate.js';
 import { cpuMs, median, percentile, rssMiB } from './stats.js';
+import { SERVER_EXEC_ARGV } from '../server/launch.js';
 
 export interface LspFigures {
   server: string;
@@ -39,7 +40,8 @@ const CATALOG = {
 interface Sut { name: string; argv: string[]; initializationOptions?: unknown; settings?: unknown }
 
 export const SERVERS: Sut[] = [
-  { name: 'nika', argv: [join(root, 'dist', 'server.js'), '--stdio'], initializationOptions: { catalog: CATALOG } },
+  // Started as the extension starts it (server/launch.ts).
+  { name: 'nika', argv: [...SERVER_EXEC_ARGV, join(root, 'dist', 'server.js'), '--stdio'], initializationOptions: { catalog: CATALOG } },
   {
     name: 'yaml-language-server',
     argv: [join(root, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'), '--stdio'],

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type { ToolCatalog } from '../core/catalog/mcp.js';
 import { loadLanguageClient } from './lazy.js';
+import { SERVER_EXEC_ARGV } from '../server/launch.js';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -28,8 +29,8 @@ export class LanguageClientHost implements vscode.Disposable {
     const { LanguageClient, State, TransportKind } = loadLanguageClient();
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.stdio },
-      debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      run: { module, transport: TransportKind.stdio, options: { execArgv: [...SERVER_EXEC_ARGV] } },
+      debug: { module, transport: TransportKind.stdio, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'nika' }],

@@ -8,6 +8,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex } from '../core/text.js';
 import { IncrementalAnalyzer } from '../core/incremental/analyzer.js';
+import { commonPrefix, commonSuffix } from '../core/incremental/resplit.js';
 import type { ToolCatalog } from '../core/catalog/mcp.js';
 import { modelOf, type DocModel } from './model.js';
 import { normalizeCatalog } from './catalog.js';
@@ -191,12 +192,10 @@ export function startServer(connection: Connection): void {
 
 /** Whether `after` differs from `before` only on the line holding `cursor` (an offset in `after`). */
 export function onCursorLine(before: string, after: string, cursor: number): boolean {
-  let start = 0;
-  const n = Math.min(before.length, after.length);
-  while (start < n && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  if (start === n && before.length === after.length) return true;
-  let tail = 0;
-  while (tail < n - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  // Flat-string compares (resplit.ts), not a loop over characters: the edit may be far away.
+  const start = commonPrefix(before, after);
+  if (start === before.length && start === after.length) return true;
+  const tail = commonSuffix(before, after, Math.min(before.length, after.length) - start);
   const from = Math.min(start, cursor);
   const to = Math.max(after.length - tail, cursor);
   return !after.slice(from, to).includes('\n');

@@ -2,5 +2,7 @@
 // vscode-languageserver reads from argv).
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { startServer } from './connection.js';
+import { tuneHeap } from './heap.js';
 
+tuneHeap();
 startServer(createConnection(ProposedFeatures.all));
