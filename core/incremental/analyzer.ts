@@ -68,6 +68,9 @@ export class IncrementalAnalyzer {
   private pool = new Map<string, Entry[]>();
   /** Task id → its entry, for the current version (repeated ids are left to the full analysis). */
   private ids = new Map<string, Entry>();
+  /** A task slice's value node and the task read from it → the slice's entry (kept across versions: no per-keystroke maps). */
+  private byNode = new WeakMap<object, Entry>();
+  private byTask = new WeakMap<Task, Entry>();
   /** What the cached findings were computed against; any change re-runs every check. */
   private checkedWith?: { catalog: unknown; envelope: string };
   private prepared?: Prepared;
@@ -112,17 +115,18 @@ export class IncrementalAnalyzer {
     }
 
     // The IR: tasks of unchanged slices are reused.
-    const byNode = new Map<unknown, Entry>();
-    for (const e of tasks) byNode.set(e.parsed.pair.value, e);
     const workflow = normalize(doc, dialectInfo, (_id, node, read) => {
-      const e = byNode.get(node);
+      const e = node && typeof node === 'object' ? this.byNode.get(node) : undefined;
       if (!e) return read();
-      return (e.task ??= read());
+      if (!e.task) {
+        e.task = read();
+        this.byTask.set(e.task, e);
+      }
+      return e.task;
     });
 
     // Expression sites: scan the new task slices (and the small envelope) only.
     const fresh = tasks.filter((e) => !e.sites);
-    const taskOf = new Map(workflow.tasks.map((t) => [t.id, t]));
     const tasksPair = tasksAt >= 0 ? top[tasksAt].parsed.pair : undefined;
     if (fresh.length && tasksPair) {
       const m = new YAMLMap<unknown, unknown>();
@@ -142,7 +146,8 @@ export class IncrementalAnalyzer {
     for (const e of tasks) {
       // A reused slice keeps its Task object (moved in place), so its sites stay bound to it.
       if (!e.sitesBound) {
-        const task = taskOf.get(String((e.parsed.pair.key as { value: unknown }).value));
+        // Its own task (ids are unique here), as normalize took it from the entry.
+        const task = e.task;
         for (const s of e.sites ?? []) {
           s.task = task;
           s.taskId = task?.id;
@@ -159,6 +164,13 @@ export class IncrementalAnalyzer {
     return this.finish(this.prepared, opts);
   }
 
+  private parsed(slice: Slice, counts: { parsed: number }): Entry | undefined {
+    const e = parseEntry(slice, counts);
+    const node = e?.parsed.pair.value;
+    if (e && node && typeof node === 'object') this.byNode.set(node, e);
+    return e;
+  }
+
   /** Cuts the whole text and takes each slice from the pool when its text is cached. */
   private cutAll(text: string, counts: { parsed: number; reused: number }): Cut | string {
     const starts = lineStarts(text);
@@ -167,7 +179,7 @@ export class IncrementalAnalyzer {
     const previous = this.pool;
     const next = new Map<string, Entry[]>();
     const take = (slice: Slice): Entry | undefined => {
-      const entry = reuse(previous.get(slice.text)?.pop(), slice.start, counts) ?? parseEntry(slice, counts);
+      const entry = reuse(previous.get(slice.text)?.pop(), slice.start, counts) ?? this.parsed(slice, counts);
       if (!entry) return undefined;
       const l = next.get(entry.parsed.text);
       if (l) l.push(entry); else next.set(entry.parsed.text, [entry]);
@@ -215,7 +227,7 @@ export class IncrementalAnalyzer {
     const window: Entry[] = [];
     for (const s of r.slices) {
       const at = gone.findIndex((e) => e.parsed.text === s.text);
-      const e = at >= 0 ? reuse(gone.splice(at, 1)[0], s.start, counts) : parseEntry(s, counts);
+      const e = at >= 0 ? reuse(gone.splice(at, 1)[0], s.start, counts) : this.parsed(s, counts);
       if (!e) return 'a task does not parse on its own';
       const id = idOf(e);
       if (this.ids.has(id)) return 'repeated task id';
@@ -240,8 +252,7 @@ export class IncrementalAnalyzer {
     if (!opts.skipChecks && p.checked?.catalog === catalog) {
       return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics: p.checked.diagnostics, layout: p.layout };
     }
-    const byTask = new Map<Task, Entry>();
-    for (const e of tasks) if (e.task) byTask.set(e.task, e);
+    const byTask = this.byTask;
     const memo: TaskMemo = {
       table: (task) => byTask.get(task)?.memo,
       stored: (task) => { const e = byTask.get(task); if (e) e.offsets = undefined; },
@@ -369,7 +380,7 @@ function reuse(entry: Entry | undefined, start: number, counts: { reused: number
   if (!entry) return undefined;
   const delta = start - entry.parsed.base;
   if (delta !== 0) {
-    // The task's own spans are replaced before the others move: findings may share them.
+    // The task's own spans move first, in place; the offsets leave them out.
     if (entry.task) shiftTask(entry.task, delta);
     (entry.offsets ??= offsetsOf(entry)).shift(delta);
     entry.parsed.base = start;
@@ -401,16 +412,28 @@ function detached(s: string): string {
   return ('\u0000' + s).slice(1);
 }
 
-/** The task of a slice that moved: new span objects (findings may share the old ones, which move with them). */
+/**
+ * The task of a slice that moved, in place (new span objects would outlive the young generation
+ * through the old task, for every task below every keystroke). Findings and facts may share these
+ * span objects: offsetsOf leaves them out, so they move once, here.
+ */
 function shiftTask(t: Task, delta: number): void {
-  t.span = { start: t.span.start + delta, end: t.span.end + delta };
-  t.idSpan = { start: t.idSpan.start + delta, end: t.idSpan.end + delta };
+  t.span.start += delta;
+  t.span.end += delta;
+  if (t.idSpan === t.span) return;
+  t.idSpan.start += delta;
+  t.idSpan.end += delta;
 }
 
 function offsetsOf(e: Entry): Offsets {
   const o = new Offsets();
   addSliceOffsets(e.parsed, o);
-  if (e.task) o.exclude(e.task); // its spans move with shiftTask
+  if (e.task) {
+    // The task and its own spans move with shiftTask.
+    o.exclude(e.task);
+    o.exclude(e.task.span);
+    o.exclude(e.task.idSpan);
+  }
   for (const site of e.sites ?? []) o.addSpans(site, SITE_SKIP);
   for (const list of e.diags?.values() ?? []) o.addSpans(list);
   for (const { value } of e.memo?.values() ?? []) o.addSpans(value);

@@ -488,7 +488,8 @@ export function taskSummary(t: Task): string {
 }
 
 function oneLine(s: string): string {
-  const l = s.split('\n')[0];
+  const nl = s.indexOf('\n');
+  const l = nl < 0 ? s : s.slice(0, nl);
   return l.length > 60 ? `${l.slice(0, 57)}…` : l;
 }
 
