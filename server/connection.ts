@@ -81,7 +81,16 @@ export function startServer(connection: Connection): void {
     cancel(uri);
     const run = guard('diagnostics', undefined, () => publish(uri));
     if (delay > 0) {
-      const t = setTimeout(run, delay);
+      // When the delay is up, two more turns of the event loop: a request read from the client in
+      // the meantime (a completion typed right behind the keystroke) is handled before the checks
+      // hold the thread (vscode-jsonrpc handles one message per turn, from setImmediate).
+      const t = setTimeout(() => {
+        const first = setImmediate(() => {
+          const second = setImmediate(run);
+          pending.set(uri, () => clearImmediate(second));
+        });
+        pending.set(uri, () => clearImmediate(first));
+      }, delay);
       pending.set(uri, () => clearTimeout(t));
     } else {
       const t = setImmediate(run);

@@ -397,10 +397,15 @@ function expressionItems(env: Env, offset: number): CompletionItem[] {
   const range = lines.rangeOf({ start: offset - partial.length, end } as Span);
   const task = taskAtPath(wf, ctx.path);
   const dialect = ctx.dialect.dialect;
-  const item = (label: string, kind: CompletionItemKind, detail: string | undefined, doc: string | undefined, sort: string, insert = label, snippet = false): CompletionItem => ({
-    label, kind, detail, documentation: doc ? md(doc) : undefined, sortText: sort, filterText: label,
-    ...edit(env, insert, snippet, range),
-  });
+  // One literal per item (no spread of a second object): a `tasks.` list has an item per task.
+  const item = (label: string, kind: CompletionItemKind, detail: string | undefined, doc: string | undefined, sort: string, insert = label, snippet = false): CompletionItem => {
+    const it: CompletionItem = {
+      label, kind, detail, documentation: doc ? md(doc) : undefined, sortText: sort, filterText: label,
+      textEdit: { range, newText: insert }, insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    };
+    if (snippet && insert.includes('\n')) it.insertTextMode = InsertTextMode.adjustIndentation;
+    return it;
+  };
 
   if (chain.length === 0) {
     if (/[\w)\]'"]\s*$/.test(prefix.slice(0, prefix.length - tail.length)) && prefix.trim() !== tail) {

@@ -35,15 +35,20 @@ const cache = new WeakMap<CheckContext['doc'], { wf: CheckContext['workflow']; f
 export function auditFacts(ctx: CheckContext): AuditFacts {
   const hit = cache.get(ctx.doc);
   if (hit && hit.wf === ctx.workflow) return hit.facts;
-  const facts: AuditFacts = { effects: [], escaping: [], usage: [], order: [], flow: [] };
-  for (const task of ctx.workflow.tasks) {
-    const f = perTask(ctx, task, 'audit.facts', () => compute(ctx, task));
-    (facts.effects as Array<readonly Effect[]>).push(f.effects);
-    (facts.escaping as Array<readonly Effect[]>).push(f.escaping);
-    (facts.usage as Array<TaskUsage | undefined>).push(f.usage);
-    (facts.order as OrderFacts[]).push(f.order);
-    (facts.flow as Array<FlowFacts | undefined>).push(f.flow);
-  }
+  const per = ctx.workflow.tasks.map((task) => perTask(ctx, task, 'audit.facts', () => compute(ctx, task)));
+  // Each list is made when a check first reads it: most documents use two or three of them.
+  let effects: AuditFacts['effects'] | undefined;
+  let escaping: AuditFacts['escaping'] | undefined;
+  let usage: AuditFacts['usage'] | undefined;
+  let order: AuditFacts['order'] | undefined;
+  let flow: AuditFacts['flow'] | undefined;
+  const facts: AuditFacts = {
+    get effects() { return (effects ??= per.map((f) => f.effects)); },
+    get escaping() { return (escaping ??= per.map((f) => f.escaping)); },
+    get usage() { return (usage ??= per.map((f) => f.usage)); },
+    get order() { return (order ??= per.map((f) => f.order)); },
+    get flow() { return (flow ??= per.map((f) => f.flow)); },
+  };
   cache.set(ctx.doc, { wf: ctx.workflow, facts });
   return facts;
 }

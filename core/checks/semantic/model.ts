@@ -171,6 +171,28 @@ function build(ctx: CheckContext): SemanticModel {
     return deps;
   };
 
+  // Whether every dependency is declared above its consumer, without building the dependency
+  // sets (the cycle check asks on every keystroke; the sets are built only when read).
+  let fwd: boolean | undefined;
+  const forwardOnly = (): boolean => {
+    if (fwd !== undefined) return fwd;
+    if (deps) return (fwd = forward);
+    if (tasks.size !== wf.tasks.length) return (fwd = false);
+    const declared = new Set<string>();
+    const f = facts();
+    for (let i = 0; i < wf.tasks.length; i++) {
+      const { withNames, withKinds, afterIds } = f[i];
+      for (let j = 0; j < withNames.length; j++) {
+        const name = withNames[j];
+        if (withKinds[j] === 't') { if (tasks.has(name) && !declared.has(name)) return (fwd = false); }
+        else for (const m of groups.get(name) ?? []) if (!declared.has(m)) return (fwd = false);
+      }
+      for (const id of afterIds) if (tasks.has(id) && !declared.has(id)) return (fwd = false);
+      declared.add(wf.tasks[i].id);
+    }
+    return (fwd = true);
+  };
+
   let consumers: Map<string, string[]> | undefined;
   const reachMemo = new Map<string, Set<string>>();
   const reachable = (from: string): Set<string> => {
@@ -268,7 +290,7 @@ function build(ctx: CheckContext): SemanticModel {
       for (; k >= 0 && l[k].site.scalarSpan.end >= offset; k--) if (!best || l[k].at < best.at) best = l[k];
       return best?.site;
     },
-    forwardOnly: () => { depsMap(); return forward; },
+    forwardOnly,
     idSignature: () => (idSig ??= wf.tasks.map((t) => t.id).join('\u0000')),
     groupSignature: () => (groupSig ??= [...groups.keys()].join('\u0000')),
   };
