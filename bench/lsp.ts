@@ -118,8 +118,12 @@ class Client {
         textDocument: {
           synchronization: { didSave: false, dynamicRegistration: false },
           publishDiagnostics: { versionSupport: true },
-          // As VS Code advertises them (1.9x), including LSP 3.17 item defaults.
-          completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], insertReplaceSupport: true, labelDetailsSupport: true }, contextSupport: true, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] } },
+          // As VS Code's client (vscode-languageclient 11) advertises them: LSP 3.17 item defaults,
+          // details and documentation resolved when an item is shown.
+          completion: {
+            completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], insertReplaceSupport: true, labelDetailsSupport: true, resolveSupport: { properties: ['documentation', 'detail', 'additionalTextEdits'] } },
+            contextSupport: true, completionList: { itemDefaults: ['commitCharacters', 'editRange', 'insertTextFormat', 'insertTextMode', 'data'] },
+          },
         },
       },
       initializationOptions: this.sut.initializationOptions,

@@ -3,7 +3,7 @@
 import { format } from 'node:util';
 import {
   CodeActionKind, ResponseError, ErrorCodes, TextDocumentSyncKind, TextDocuments, DocumentDiagnosticReportKind,
-  type Connection, type InitializeParams, type InitializeResult,
+  type CompletionItem, type Connection, type InitializeParams, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LineIndex } from '../core/text.js';
@@ -13,7 +13,7 @@ import type { ToolCatalog } from '../core/catalog/mcp.js';
 import { modelOf, type DocModel } from './model.js';
 import { normalizeCatalog } from './catalog.js';
 import { diagnostics } from './features/diagnostics.js';
-import { completion, type CompletionOptions } from './features/completion.js';
+import { completion, resolveCompletionItem, type CompletionOptions } from './features/completion.js';
 import { hover } from './features/hover.js';
 import { definition, documentHighlights, prepareRename, references, rename } from './features/navigation.js';
 import { documentSymbols } from './features/symbols.js';
@@ -103,11 +103,15 @@ export function startServer(connection: Connection): void {
     const clientPulls = !!params.capabilities.textDocument?.diagnostic;
     pull = opts.diagnostics ? opts.diagnostics === 'pull' && clientPulls : clientPulls;
     if (opts.catalog) catalog = normalizeCatalog(opts.catalog);
-    completionOptions = { itemDefaults: params.capabilities.textDocument?.completion?.completionList?.itemDefaults };
+    const completionCaps = params.capabilities.textDocument?.completion;
+    completionOptions = {
+      itemDefaults: completionCaps?.completionList?.itemDefaults,
+      resolvesDetail: !!completionCaps?.completionItem?.resolveSupport?.properties.includes('detail'),
+    };
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: false },
+        completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: true },
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -163,18 +167,26 @@ export function startServer(connection: Connection): void {
     if (hit && hit.version !== doc.version && hit.catalogVersion === catalogVersion) {
       const text = doc.getText();
       if (onCursorLine(hit.model.text, text, doc.offsetAt(p.position))) {
-        const list = completion(hit.model, p.position, completionOptions, { text, lines: new LineIndex(text) });
+        const list = completion(hit.model, p.position, { ...completionOptions, uri }, { text, lines: new LineIndex(text) });
         if (list) return list;
       }
     }
     const m = modelFor(uri);
-    return m ? completion(m, p.position, completionOptions) : null;
+    return m ? completion(m, p.position, { ...completionOptions, uri }) : null;
   });
   connection.onCompletion((p) => {
     const list = complete(p);
     // The answer is written after this handler returns: pending validation waits until it is out.
     if (pending.has(p.textDocument.uri)) schedule(p.textDocument.uri);
     return list;
+  });
+  connection.onCompletionResolve((item: CompletionItem) => {
+    try {
+      return resolveCompletionItem(item, (uri) => modelFor(uri));
+    } catch (e) {
+      connection.console.error(`nika: completion resolve failed: ${(e as Error)?.stack ?? String(e)}`);
+      return item;
+    }
   });
   connection.onHover(withModel('hover', null, (m, p) => hover(m, p.position)));
   connection.onDefinition(withModel('definition', [], (m, p) => definition(m, p.textDocument.uri, p.position)));

@@ -21,10 +21,27 @@ const RETRIGGER = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
 const md = (value: string) => ({ kind: MarkupKind.Markdown, value });
 const VERB_NAMES = new Set(['infer', 'exec', 'invoke', 'agent', 'fetch']);
 
-interface Env { model: DocModel; text: string; lines: LineIndex; ctx: CursorContext; range: Range; wf: Workflow }
+interface Env {
+  model: DocModel; text: string; lines: LineIndex; ctx: CursorContext; range: Range; wf: Workflow;
+  /** Task items leave their detail to completionItem/resolve (set when that was done). */
+  lazyTasks?: boolean;
+  opts: CompletionOptions;
+}
 
-/** What the client accepts in `CompletionList.itemDefaults` (LSP 3.17). */
-export interface CompletionOptions { itemDefaults?: readonly string[] }
+export interface CompletionOptions {
+  /** What the client accepts in `CompletionList.itemDefaults` (LSP 3.17). */
+  itemDefaults?: readonly string[];
+  /** The client resolves `detail` lazily (completionItem.resolveSupport). */
+  resolvesDetail?: boolean;
+  /** The document, for resolving items later. */
+  uri?: string;
+}
+
+/** What a list of task ids carries (in its item defaults) for completionItem/resolve to find them. */
+export interface TaskItemData { nika: 'task'; uri: string }
+
+/** The most items a list holds; past it the list is filtered by the typed word and marked incomplete. */
+export const MAX_ITEMS = 1000;
 
 /**
  * The text being completed, when the model is of an earlier version (the one before the keystroke
@@ -42,9 +59,53 @@ export function completion(model: DocModel, position: Position, opts: Completion
   const offset = lines.offsetAt(position);
   const ctx = cursorContext(text, offset, lines, model.analysis, { sliceOnly: !!current });
   if (!ctx) return current && cursorContextStats.path === 'refused' ? null : EMPTY;
-  const env: Env = { model, text, lines, ctx, range: lines.rangeOf(ctx.replace), wf: ctx.workflow };
-  const items = ctx.kind === 'expression' ? expressionItems(env, offset) : ctx.kind === 'key' ? keyItems(env) : valueItems(env);
-  return withDefaults({ isIncomplete: false, items: items.slice(0, 1000) }, opts);
+  const env: Env = { model, text, lines, ctx, range: lines.rangeOf(ctx.replace), wf: ctx.workflow, opts };
+  let items = ctx.kind === 'expression' ? expressionItems(env, offset) : ctx.kind === 'key' ? keyItems(env) : valueItems(env);
+  let isIncomplete = false;
+  if (items.length > MAX_ITEMS) {
+    // Beyond the cap the client must ask again as the word grows, and get what matches it.
+    // The word is what the client filters by: the text from the item's replace range to the cursor.
+    let lastRange: Range | undefined;
+    let word = ctx.word;
+    items = items.filter((it) => {
+      const r = it.textEdit && 'range' in it.textEdit ? it.textEdit.range : undefined;
+      if (r && r !== lastRange) { lastRange = r; word = text.slice(lines.offsetAt(r.start), offset); }
+      return fuzzyMatch(word, it.filterText ?? it.label);
+    }).slice(0, MAX_ITEMS);
+    isIncomplete = true;
+  }
+  const list = withDefaults({ isIncomplete, items }, opts);
+  if (env.lazyTasks) {
+    if (list.itemDefaults && opts.uri) list.itemDefaults.data = { nika: 'task', uri: opts.uri } satisfies TaskItemData;
+    else {
+      const byId = new Map(env.wf.tasks.map((t) => [t.id, t]));
+      for (const it of list.items) { const t = byId.get(it.label); if (t) it.detail ??= taskSummary(t); }
+    }
+  }
+  return list;
+}
+
+/** completionItem/resolve: the detail a task item left out, from the document's current model. */
+export function resolveCompletionItem(item: CompletionItem, modelOf: (uri: string) => DocModel | undefined): CompletionItem {
+  const data = item.data as Partial<TaskItemData> | undefined;
+  if (data?.nika !== 'task' || typeof data.uri !== 'string' || item.detail !== undefined) return item;
+  const model = modelOf(data.uri);
+  if (model) item.detail = taskDetail(model.analysis.workflow, item.label);
+  return item;
+}
+
+function taskDetail(wf: Workflow, id: string): string | undefined {
+  const t = wf.tasks.find((x) => x.id === id);
+  return t ? taskSummary(t) : undefined;
+}
+
+/** VS Code's rule, loosely: the word's characters appear in the label in order (case ignored). */
+function fuzzyMatch(word: string, label: string): boolean {
+  let j = 0;
+  const w = word.toLowerCase();
+  const l = label.toLowerCase();
+  for (let i = 0; i < l.length && j < w.length; i++) if (l[i] === w[j]) j++;
+  return j === w.length;
 }
 
 /**
@@ -441,8 +502,13 @@ function expressionItems(env: Env, offset: number): CompletionItem[] {
         return Object.entries(wf.secrets).map(([n, s], i) => item(n, CompletionItemKind.Variable, `secret · ${s.source ?? '?'}`, `Secret \`${n}\` from \`${s.source ?? '?'}\`${s.key ? ` (\`${s.key}\`)` : ''}. The value is masked.`, pad(i)));
       case 'with':
         return Object.entries(task?.with ?? {}).map(([n, v], i) => item(n, CompletionItemKind.Variable, 'binding', `\`with.${n}\` = \`${preview(v)}\``, pad(i)));
-      case 'tasks':
-        return orderedTasks(wf, task).map((t, i) => item(t.id, CompletionItemKind.Reference, taskSummary(t), undefined, pad(i)));
+      case 'tasks': {
+        const others = orderedTasks(wf, task);
+        // Many items: the detail of each is read when the client shows it (completionItem/resolve).
+        const d = env.opts.itemDefaults;
+        env.lazyTasks = !!env.opts.resolvesDetail && !!env.opts.uri && !!d?.includes('data') && !!d.includes('editRange') && others.length > 1;
+        return others.map((t, i) => item(t.id, CompletionItemKind.Reference, env.lazyTasks ? undefined : taskSummary(t), undefined, pad(i)));
+      }
       case 'vars':
       case 'env':
         if (dialect === 'v1') return [];
