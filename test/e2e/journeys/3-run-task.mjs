@@ -18,9 +18,10 @@ export async function run({ ui, page, check, shot }) {
   const runs = ui.treeRows('Runs');
   await runs.filter({ hasText: 'journey-run' }).first().waitFor();
   await runs.filter({ hasText: 'shout' }).first().waitFor();
-  const rows = await ui.treeSnapshot('Runs');
-  check(rows.some((r) => /^journey-run task hello .*\(pass/.test(r)) && rows.some((r) => /^hello .*hello from the e2e journey \(pass/.test(r))
-    && rows.some((r) => /^shout not run/.test(r)), `Runs view (run, then its tasks):\n${indent(rows.join('\n'))}`);
+  const expected = (rs) => rs.some((r) => /^journey-run task hello .*\(pass/.test(r)) && rs.some((r) => /^hello .*hello from the e2e journey \(pass/.test(r))
+    && rs.some((r) => /^shout not run/.test(r));
+  const rows = await ui.treeSnapshotWhen('Runs', expected);
+  check(expected(rows), `Runs view (run, then its tasks):\n${indent(rows.join('\n'))}`);
 
   await page.waitForFunction(() => [...document.querySelectorAll('.part.editor .editor-group-container.active .view-line span')]
     .some((e) => getComputedStyle(e, '::after').content.includes('hello from the e2e journey')));

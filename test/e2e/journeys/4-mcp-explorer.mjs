@@ -9,8 +9,9 @@ export async function run({ ui, page, check, shot, processesWithMark, mark }) {
   await rows.filter({ hasText: /connected/ }).first().waitFor();
   const echo = rows.filter({ hasText: /^echo/ }).first();
   await echo.waitFor();
-  const snap = await ui.treeSnapshot('MCP Tools');
-  check(/^everything connected · \d+ tools/.test(snap[0]) && snap.some((r) => r.startsWith('echo Echoes back')) && snap.some((r) => r.startsWith('get-sum')),
+  const listed = (rs) => /^everything connected · \d+ tools/.test(rs[0]) && rs.some((r) => r.startsWith('echo Echoes back')) && rs.some((r) => r.startsWith('get-sum'));
+  const snap = await ui.treeSnapshotWhen('MCP Tools', listed);
+  check(listed(snap),
     `MCP Tools view (${snap.length} rows): ${snap.slice(0, 3).join(' · ')} …`);
   // Positive control for journey 6: the server process is found by its marker while it runs.
   const procs = processesWithMark(mark);

@@ -46,8 +46,8 @@ export async function run({ ui, page, check, shot, processesWithMark, mark, proc
   await shot('untrusted-completion');
   await ui.dismiss();
   await rows.filter({ hasText: /everything.*(not started|disabled)/ }).first().waitFor();
-  const snap = await ui.treeSnapshot('MCP Tools');
-  check(!snap.some((r) => /connected/.test(r)), `MCP Tools view: ${snap.join(' · ')}`);
+  const snap = await ui.treeSnapshotWhen('MCP Tools', (rs) => rs.length > 0 && !rs.some((r) => /connected/.test(r)));
+  check(snap.length > 0 && !snap.some((r) => /connected/.test(r)), `MCP Tools view: ${snap.join(' · ')}`);
   await shot('untrusted-views');
 
   const marked = processesWithMark(mark);

@@ -107,6 +107,19 @@ export class Ui {
     }));
   }
 
+  /**
+   * The tree's rows once `ok(rows)` holds, or the last rows read when `ms` run out: a view that
+   * is re-rendered (a refresh after each event) can be read between two renders, empty.
+   */
+  async treeSnapshotWhen(view, ok, ms = 10_000) {
+    const until = Date.now() + ms;
+    for (;;) {
+      const rows = await this.treeSnapshot(view);
+      if (ok(rows) || Date.now() > until) return rows;
+      await this.page.waitForTimeout(100);
+    }
+  }
+
   /** Text an `after:` decoration renders at the end of the line containing `hasText`. */
   async decorationsOn(hasText) {
     return this.editor.locator('.view-line', { hasText }).first().locator('span')
