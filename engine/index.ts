@@ -11,7 +11,9 @@ export { resolveInputs, parseVarFlags } from './run/inputs.js';
 export { NikaError } from './contracts.js';
 
 export function startRun(workflow: Workflow, opts: RunOptions): RunHandle {
-  const env = opts.env ?? process.env;
+  // One copy per run: a run sees one environment throughout, and reading a plain object is
+  // cheaper than process.env (a getenv per name) for every exec task's env floor.
+  const env = opts.env ?? { ...process.env };
   const run = new Run(workflow, { ...opts, env }, (servers) => new McpPool(servers, { baseEnv: env }));
   // Start on the next tick so a caller can subscribe with onEvent before workflow_started.
   const done = new Promise<void>((r) => setImmediate(r)).then(() => run.execute());

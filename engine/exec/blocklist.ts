@@ -19,6 +19,6 @@ export function blockedReason(commandLine: string): string | undefined {
   // The same line as the shell will see it after quote removal and with long options spelled
   // short: `rm -rf "/"`, `rm --recursive --force /` and `rm -rf ${HOME}` slipped past before.
   const plain = line.replace(/["']/g, '').replace(/\$\{HOME\}/g, '$HOME').replace(/--recursive\b/g, '-r').replace(/--force\b/g, '-f');
-  for (const r of RULES) if (r.re.test(line) || r.re.test(plain)) return r.why;
+  for (const r of RULES) if (r.re.test(line) || (plain !== line && r.re.test(plain))) return r.why;
   return undefined;
 }
