@@ -94,12 +94,20 @@ export async function engineBench(): Promise<EngineFigures[]> {
   const echo = await best(3, runEcho);
   out.push({ name: '1,000 mock/echo infer tasks (per task)', ours: echo / 1000, floor: NaN, unit: 'ms' });
 
-  // MCP: 500 echo calls, 8 in flight, both clients already connected.
+  // MCP: 500 echo calls, 8 in flight, all clients already connected. A round is ~25–40 ms and a
+  // server process keeps its own pace (its JIT and heap) for its lifetime, which showed as
+  // ±50% between two processes: each side gets three server processes, rounds go round them
+  // (side by side, interleaved), and each side's best round counts.
   const CALLS = 500;
-  const pool = new McpPool({ everything: { command: process.execPath, args: [everything, 'stdio'] } });
-  await pool.listTools('everything');
-  const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+  const K = 3;
+  const pools = Array.from({ length: K }, () => new McpPool({ everything: { command: process.execPath, args: [everything, 'stdio'] } }));
+  for (const p of pools) await p.listTools('everything');
+  const clients: Client[] = [];
+  for (let k = 0; k < K; k++) {
+    const c = new Client({ name: 'bench', version: '0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+    clients.push(c);
+  }
   const inFlight = async (call: (i: number) => Promise<unknown>) => {
     const t = performance.now();
     let next = 0;
@@ -108,16 +116,16 @@ export async function engineBench(): Promise<EngineFigures[]> {
     }));
     return performance.now() - t;
   };
-  const viaPool = (i: number) => pool.callTool('everything', 'echo', { message: `m${i}` }, {});
-  const viaSdk = (i: number) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
-  // A round of 500 calls is ~0.1 s: warm both clients a few rounds, then best of 5 each.
-  for (let i = 0; i < 3; i++) {
-    await inFlight(viaPool);
-    await inFlight(viaSdk);
+  let r = 0;
+  const viaPool = () => { const p = pools[r % K]; return inFlight((i) => p.callTool('everything', 'echo', { message: `m${i}` }, {})); };
+  const viaSdk = () => { const c = clients[r++ % K]; return inFlight((i) => c.callTool({ name: 'echo', arguments: { message: `m${i}` } })); };
+  for (let i = 0; i < 2 * K; i++) {
+    await viaPool();
+    await viaSdk();
   }
-  const [poolMs, sdkMs] = await bestInterleaved(5, () => inFlight(viaPool), () => inFlight(viaSdk));
+  const [poolMs, sdkMs] = await bestInterleaved(4 * K, viaPool, viaSdk);
   out.push({ name: `${CALLS} MCP echo calls (${CONC} in flight) vs raw SDK client`, ours: poolMs, floor: sdkMs, unit: 'ms' });
-  await pool.close();
-  await client.close();
+  for (const p of pools) await p.close();
+  for (const c of clients) await c.close();
   return out;
 }

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVERS, floor, measureServer, type LspFigures } from './lsp.js';
-import { engineBench } from './engine.js';
+import type { EngineFigures } from './engine.js';
 import { fmt, ratio, table } from './stats.js';
 
 const root = join(__dirname, '..');
@@ -42,7 +42,11 @@ async function lsp(): Promise<void> {
 
 async function engine(): Promise<void> {
   console.log('\n## Engine\n');
-  const figs = await engineBench();
+  // In a fresh process (bench/engine-main.ts), started like this one (tsx's loader flags).
+  const r = spawnSync(process.execPath, [...process.execArgv, join(root, 'bench', 'engine-main.ts')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = r.stdout.trim().split('\n').pop();
+  if (r.status !== 0 || !line) throw new Error(`bench/engine-main.ts failed (exit ${r.status})`);
+  const figs = JSON.parse(line) as EngineFigures[];
   console.log(table(['workload', 'ours', 'floor', 'ratio'], figs.map((f) => [f.name, `${fmt(f.ours, 2)} ${f.unit}`, Number.isFinite(f.floor) ? `${fmt(f.floor, 2)} ${f.unit}` : '—', ratio(f.ours, f.floor)])));
 }
 
