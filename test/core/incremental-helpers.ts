@@ -1,5 +1,23 @@
 // Shared by the incremental-vs-full equivalence tests.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Analysis } from '../../core/analyze.js';
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (/\.nika\.ya?ml$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+/** Every example and fixture workflow. */
+export const CORPUS: readonly string[] = (() => {
+  const root = join(__dirname, '..', '..');
+  return [...files(join(root, 'examples')), ...files(join(root, 'test', 'fixtures'))];
+})();
 
 /** The findings of an analysis as comparable strings (order-free). */
 export function diagKey(a: Analysis): string[] {

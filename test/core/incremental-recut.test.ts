@@ -2,25 +2,12 @@
 // starts that cutting the whole text gives, and must decline whenever it could not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { commonPrefix, commonSuffix, recut, type CutVersion } from '../../core/incremental/resplit.js';
 import { lineStarts, splitDocument, type Slice } from '../../core/incremental/split.js';
 import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
 import { generateWorkflow } from '../../bench/generate.js';
-import { randomEdit, rng } from './incremental-helpers.js';
-
-const root = join(__dirname, '..', '..');
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.nika\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
-const CORPUS = [...files(join(root, 'examples')), ...files(join(root, 'test', 'fixtures'))];
+import { CORPUS, randomEdit, rng } from './incremental-helpers.js';
 
 /** Edits that can move a cut: new keys at every column, tabs, CRs, line joins, comments. */
 const PIECES = ['x', '\n', '\n  ', '\n  k:', '\nk:', '\n  k:\n    infer: "x"\n', '  ', '\t', '\r', '\r\n', '#', ':', ' ', '\u2028', 'tasks:', '\n    a: 1'];

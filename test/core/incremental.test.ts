@@ -2,31 +2,19 @@
 // diagnostics, IR and YAML tree as analyzing the final text from scratch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { isMap, isPair, isSeq } from 'yaml';
 import { analyze, type Analysis } from '../../core/analyze.js';
 import { IncrementalAnalyzer } from '../../core/incremental/analyzer.js';
 import { splitDocument } from '../../core/incremental/split.js';
 import { generateWorkflow } from '../../bench/generate.js';
-import { diagKey, randomEdit as userEdit, rng } from './incremental-helpers.js';
+import { CORPUS, diagKey, randomEdit as userEdit, rng } from './incremental-helpers.js';
 
 /** Type or delete a character, paste a line, break or join lines, rename. */
 const PIECES = ['x', ' ', ':', '"', '\n', '\n  ', '${{ tasks.', ' }}', '#', '-', '{', '}', '\n    with: { a: "${{ tasks.step_0001.output }}" }', '\n  new_task:\n    infer: "hi"'];
 const randomEdit = (text: string, r: () => number) => userEdit(text, r, PIECES);
 
-const root = join(__dirname, '..', '..');
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (/\.nika\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
-const CORPUS = [...files(join(root, 'examples')), ...files(join(root, 'test', 'fixtures'))];
 
 /** Every node's kind, range and scalar value, in tree order. */
 function treeKey(a: Analysis): string {
