@@ -79,7 +79,7 @@ export class IncrementalAnalyzer {
   analyze(text: string, opts: AnalyzeOptions = {}): Analysis {
     const out = this.tryIncremental(text, opts);
     if (typeof out !== 'string') return out;
-    this.pool.clear();
+    // The slice cache stays (see cutAll): the next clean version takes what it can from it.
     this.ids.clear();
     this.checkedWith = undefined;
     this.prepared = undefined;
@@ -185,19 +185,30 @@ export class IncrementalAnalyzer {
       if (l) l.push(entry); else next.set(entry.parsed.text, [entry]);
       return entry;
     };
+    // Refused half way (a slice with a YAML error, say): the cache keeps every entry, moved or
+    // not (each knows where its nodes are), so mending the slice re-parses that slice only.
+    const refuse = (why: string): string => {
+      for (const [k, l] of previous) {
+        if (!l.length) continue;
+        const n = next.get(k);
+        if (n) n.push(...l); else next.set(k, l);
+      }
+      this.pool = next;
+      return why;
+    };
     const top: Entry[] = [];
     for (const s of split.top) {
       const e = take(s);
-      if (!e) return 'a slice does not parse on its own';
+      if (!e) return refuse('a slice does not parse on its own');
       top.push(e);
     }
     const tasks: Entry[] = [];
     const ids = new Map<string, Entry>();
     for (const s of split.tasks) {
       const e = take(s);
-      if (!e) return 'a task does not parse on its own';
+      if (!e) return refuse('a task does not parse on its own');
       const id = idOf(e);
-      if (ids.has(id)) return 'repeated task id';
+      if (ids.has(id)) return refuse('repeated task id');
       ids.set(id, e);
       tasks.push(e);
     }

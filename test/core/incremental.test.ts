@@ -136,3 +136,23 @@ test('line separators that only YAML-unaware regexes would break lines at leave 
   assert.equal(splitDocument('nika: v1\ndescription: "a\u2028b"\ntasks:\n  a:\n    infer: "x"\n'), undefined);
   assert.equal(splitDocument('nika: v1\r\ntasks:\r\n  a:\r\n    infer: "x"\r\n')?.tasks.length, 1);
 });
+
+test('a task with a YAML error is analyzed whole, and mending it re-parses that task only', () => {
+  let text = generateWorkflow(120).replace(/^# yaml-language-server:.*\n/, '');
+  const a = new IncrementalAnalyzer();
+  a.analyze(text);
+  const at = text.indexOf('\n', text.indexOf('  step_0060:')) + 1;
+  text = text.slice(0, at) + '    with: { a: 1\n' + text.slice(at);
+  const broken = a.analyze(text);
+  assert.equal(a.stats.incremental, false);
+  assertSame(broken, analyze(text), 'broken');
+  // Typing on while it is broken, elsewhere too.
+  text = text.slice(0, at + 15) + 'x' + text.slice(at + 15);
+  assertSame(a.analyze(text), analyze(text), 'still broken');
+  const close = text.indexOf('\n', at);
+  text = text.slice(0, close) + ' }' + text.slice(close);
+  const mended = a.analyze(text);
+  assert.equal(a.stats.incremental, true);
+  assert.equal(a.stats.parsed, 1, 'only the mended task is parsed again');
+  assertSame(mended, analyze(text), 'mended');
+});
