@@ -79,9 +79,9 @@ export class IncrementalAnalyzer {
   analyze(text: string, opts: AnalyzeOptions = {}): Analysis {
     const out = this.tryIncremental(text, opts);
     if (typeof out !== 'string') return out;
-    // The slice cache stays (see cutAll): the next clean version takes what it can from it.
+    // The slice cache stays (see cutAll), with the findings and facts of its entries: the next
+    // clean version takes what it can from it and re-checks only what changed meanwhile.
     this.ids.clear();
-    this.checkedWith = undefined;
     this.prepared = undefined;
     this.stats = { incremental: false, parsed: 0, reused: 0, reason: out };
     return analyze(text, opts);
