@@ -44,11 +44,9 @@ export interface Child {
 }
 
 export function startChild(file: string, args: string[], o: ChildOptions): Child {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
+  const out = { parts: [] as Buffer[], len: 0 };
+  const err = { parts: [] as Buffer[], len: 0 };
   const all: Buffer[] | undefined = o.all ? [] : undefined;
-  let outLen = 0;
-  let errLen = 0;
   let overflow: ChildResult['overflow'];
   let spawnError: NodeJS.ErrnoException | undefined;
 
@@ -67,20 +65,15 @@ export function startChild(file: string, args: string[], o: ChildOptions): Child
     overflow = which;
     if (pid !== undefined) o.onOverflow?.(pid);
   };
-  child.stdout!.on('data', (b: Buffer) => {
+  const collect = (which: 'stdout' | 'stderr', into: { parts: Buffer[]; len: number }) => (b: Buffer) => {
     if (overflow) return;
-    if (outLen + b.length > o.maxBuffer) { b = b.subarray(0, o.maxBuffer - outLen); over('stdout'); }
-    outLen += b.length;
-    out.push(b);
+    if (into.len + b.length > o.maxBuffer) { b = b.subarray(0, o.maxBuffer - into.len); over(which); }
+    into.len += b.length;
+    into.parts.push(b);
     all?.push(b);
-  });
-  child.stderr!.on('data', (b: Buffer) => {
-    if (overflow) return;
-    if (errLen + b.length > o.maxBuffer) { b = b.subarray(0, o.maxBuffer - errLen); over('stderr'); }
-    errLen += b.length;
-    err.push(b);
-    all?.push(b);
-  });
+  };
+  child.stdout!.on('data', collect('stdout', out));
+  child.stderr!.on('data', collect('stderr', err));
   if (child.stdin) {
     // A child that exits without reading its input must not fail the task with EPIPE.
     child.stdin.on('error', () => undefined);
@@ -96,8 +89,8 @@ export function startChild(file: string, args: string[], o: ChildOptions): Child
     child.once('close', (code, signal) => resolve(done(code, signal)));
   });
   const done = (code: number | null, signal: NodeJS.Signals | null): ChildResult => ({
-    stdout: join(out, outLen),
-    stderr: join(err, errLen),
+    stdout: join(out.parts, out.len),
+    stderr: join(err.parts, err.len),
     ...(all ? { all: Buffer.concat(all) } : {}),
     ...(code !== null ? { exitCode: code } : {}),
     ...(signal ? { signal } : {}),
