@@ -147,50 +147,45 @@ function build(ctx: CheckContext): SemanticModel {
   let all: TaskFacts[] | undefined;
   const facts = (): TaskFacts[] => (all ??= wf.tasks.map(factsOf));
 
+  /** Visits each task the facts' task depends on (tasks that exist, members of named groups) while `visit` says go on. */
+  const eachDep = (f: TaskFacts, visit: (id: string) => boolean): boolean => {
+    const { withNames, withKinds, afterIds } = f;
+    for (let j = 0; j < withNames.length; j++) {
+      const name = withNames[j];
+      if (withKinds[j] === 't') { if (tasks.has(name) && !visit(name)) return false; }
+      else for (const m of groups.get(name) ?? []) if (!visit(m)) return false;
+    }
+    for (const id of afterIds) if (tasks.has(id) && !visit(id)) return false;
+    return true;
+  };
+
   let deps: Map<string, Set<string>> | undefined;
-  let forward = true;
   const depsMap = (): Map<string, Set<string>> => {
     if (deps) return deps;
     deps = new Map();
-    const declared = new Set<string>();
-    if (tasks.size !== wf.tasks.length) forward = false;
     const f = facts();
     for (let i = 0; i < wf.tasks.length; i++) {
-      const t = wf.tasks[i];
       const d = new Set<string>();
-      const { withNames, withKinds, afterIds } = f[i];
-      for (let j = 0; j < withNames.length; j++) {
-        const name = withNames[j];
-        if (withKinds[j] === 't') { if (tasks.has(name)) d.add(name); } else for (const m of groups.get(name) ?? []) d.add(m);
-      }
-      for (const id of afterIds) if (tasks.has(id)) d.add(id);
-      if (forward && d.size) for (const p of d) if (!declared.has(p)) { forward = false; break; }
-      declared.add(t.id);
-      deps.set(t.id, d);
+      eachDep(f[i], (p) => { d.add(p); return true; });
+      deps.set(wf.tasks[i].id, d);
     }
     return deps;
   };
 
   // Whether every dependency is declared above its consumer, without building the dependency
   // sets (the cycle check asks on every keystroke; the sets are built only when read).
-  let fwd: boolean | undefined;
+  let forward: boolean | undefined;
   const forwardOnly = (): boolean => {
-    if (fwd !== undefined) return fwd;
-    if (deps) return (fwd = forward);
-    if (tasks.size !== wf.tasks.length) return (fwd = false);
+    if (forward !== undefined) return forward;
+    if (tasks.size !== wf.tasks.length) return (forward = false);
     const declared = new Set<string>();
+    const isDeclared = (p: string) => declared.has(p);
     const f = facts();
     for (let i = 0; i < wf.tasks.length; i++) {
-      const { withNames, withKinds, afterIds } = f[i];
-      for (let j = 0; j < withNames.length; j++) {
-        const name = withNames[j];
-        if (withKinds[j] === 't') { if (tasks.has(name) && !declared.has(name)) return (fwd = false); }
-        else for (const m of groups.get(name) ?? []) if (!declared.has(m)) return (fwd = false);
-      }
-      for (const id of afterIds) if (tasks.has(id) && !declared.has(id)) return (fwd = false);
+      if (!eachDep(f[i], isDeclared)) return (forward = false);
       declared.add(wf.tasks[i].id);
     }
-    return (fwd = true);
+    return (forward = true);
   };
 
   let consumers: Map<string, string[]> | undefined;
