@@ -180,9 +180,7 @@ export class IncrementalAnalyzer {
     const next = new Map<string, Entry[]>();
     const take = (slice: Slice): Entry | undefined => {
       const entry = reuse(previous.get(slice.text)?.pop(), slice.start, counts) ?? this.parsed(slice, counts);
-      if (!entry) return undefined;
-      const l = next.get(entry.parsed.text);
-      if (l) l.push(entry); else next.set(entry.parsed.text, [entry]);
+      if (entry) addTo(next, entry);
       return entry;
     };
     // Refused half way (a slice with a YAML error, say): the cache keeps every entry, moved or
@@ -243,8 +241,7 @@ export class IncrementalAnalyzer {
       const id = idOf(e);
       if (this.ids.has(id)) return 'repeated task id';
       this.ids.set(id, e);
-      const l = this.pool.get(e.parsed.text);
-      if (l) l.push(e); else this.pool.set(e.parsed.text, [e]);
+      addTo(this.pool, e);
       window.push(e);
     }
     const after = lastTasks.slice(r.first + r.count);
@@ -407,6 +404,11 @@ function parseEntry(slice: Slice, counts: { parsed: number }): Entry | undefined
   if (!p) return undefined;
   counts.parsed++;
   return { parsed: p, memo: new Map() };
+}
+
+function addTo(pool: Map<string, Entry[]>, e: Entry): void {
+  const l = pool.get(e.parsed.text);
+  if (l) l.push(e); else pool.set(e.parsed.text, [e]);
 }
 
 function removeFrom(pool: Map<string, Entry[]>, e: Entry): void {

@@ -60,8 +60,8 @@ export function commonSuffix(a: string, b: string, max: number): number {
   return lo;
 }
 
-/** Index of the last element of the ascending `xs` that is ≤ `x` (-1 when none). */
-function floorIndex(n: number, at: (i: number) => number, x: number): number {
+/** The last index i < n with at(i) ≤ x, for ascending at(0…n-1) (-1 when none). */
+export function floorIndex(n: number, at: (i: number) => number, x: number): number {
   let lo = 0;
   let hi = n - 1;
   let found = -1;

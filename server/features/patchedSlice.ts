@@ -12,7 +12,8 @@ import { detectDialect, type DialectInfo } from '../../core/dialect.js';
 import { keyName, MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../../core/document.js';
 import { PARSE_OPTIONS, parseSlice, type ParsedSlice } from '../../core/incremental/parse.js';
 import { splitDocument, taskLines, type Slice } from '../../core/incremental/split.js';
-import type { SliceLayout } from '../../core/incremental/resplit.js';
+import { floorIndex, type SliceLayout } from '../../core/incremental/resplit.js';
+import { shiftedTask } from '../../core/incremental/shift.js';
 import type { Task, Workflow } from '../../core/ir.js';
 import { normalize } from '../../core/normalize.js';
 import { LineIndex } from '../../core/text.js';
@@ -79,12 +80,6 @@ function patchedLineStarts(starts: readonly number[], lineStart: number, delta: 
   for (let i = 0; i <= lo; i++) out[i] = starts[i];
   for (let i = lo + 1; i < starts.length; i++) out[i] = starts[i] + delta;
   return out;
-}
-
-/** A task read below the patched line: its offsets move by the patch's length (a copy; values shared). */
-function shiftedTask(t: Task, delta: number): Task {
-  if (delta === 0) return t;
-  return { ...t, span: { start: t.span.start + delta, end: t.span.end + delta }, idSpan: { start: t.idSpan.start + delta, end: t.idSpan.end + delta } };
 }
 
 /**
@@ -312,13 +307,7 @@ function taskView(patched: string, lineStart: number, patchedLine: string, analy
   const lineEnd = original.length - (patched.length - lineStart - patchedLine.length);
   if (lineEnd < lineStart || original.slice(lineStart, lineEnd).includes('\n')) return undefined;
   if (lineStart < layout.taskStart(0) || lineStart >= layout.tasksEnd) return undefined;
-  let lo = 0;
-  let hi = n - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (layout.taskStart(mid) <= lineStart) lo = mid; else hi = mid - 1;
-  }
-  const cTask = lo;
+  const cTask = floorIndex(n, layout.taskStart, lineStart);
   const cStart = layout.taskStart(cTask);
   const cEnd = cTask + 1 < n ? layout.taskStart(cTask + 1) : layout.tasksEnd;
   // The patched line keeps every cut: still the task's key line, or still inside the task.
