@@ -145,7 +145,7 @@ class Client {
   }
 }
 
-export async function measureServer(sut: Sut, tasks: number, opts: { edits?: number; completions?: number; before?: (server: { pid: number; conn: MessageConnection }) => unknown } = {}): Promise<LspFigures> {
+export async function measureServer(sut: Sut, tasks: number, opts: { edits?: number; completions?: number } = {}): Promise<LspFigures> {
   const edits = opts.edits ?? 30;
   const completions = opts.completions ?? 30;
   const dir = join('/tmp', 'nika-bench');
@@ -228,7 +228,6 @@ export async function measureServer(sut: Sut, tasks: number, opts: { edits?: num
     tasksTimes.push(await complete(tasksAt));
   }
   const mem = rssMiB(client.pid);
-  await opts.before?.({ pid: client.pid, conn: client.conn });
   await client.stop();
   return {
     server: sut.name, tasks, openMs,
