@@ -3,6 +3,10 @@
 //   modes:   (none)        serve normally
 //            die-at-start  print a reason on stderr and exit 3 before the handshake
 //            hang-at-start never answer the handshake (stdin is read and ignored)
+//            ragged-stdout serve normally, but print a log line on stdout first and write every
+//                          message with CRLF endings in 5-byte pieces a few ms apart (pieces cut
+//                          multi-byte characters; a piece can hold the end of one message and
+//                          the start of the next)
 //   tools:   ok {text}     answers "ok: <text>"
 //            exit          the process exits (code 7) in the middle of the call
 //            hang          never answers
@@ -33,6 +37,7 @@ if (mode === 'hang-at-start') {
     { name: 'env', description: 'Answers an environment variable', inputSchema: obj({ name: { type: 'string' } }) },
     { name: 'fail', description: 'An isError result', inputSchema: obj({ text: { type: 'string' } }) },
   ];
+  if (mode === 'ragged-stdout') raggedStdout();
   const server = new Server({ name: 'bad-mcp-server', version: '0.0.1' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -47,4 +52,24 @@ if (mode === 'hang-at-start') {
     }
   });
   await server.connect(new StdioServerTransport());
+}
+
+function raggedStdout() {
+  const raw = process.stdout.write.bind(process.stdout);
+  raw('bad-mcp-server: a log line on stdout\n');
+  let queue = Buffer.alloc(0);
+  let flushing = false;
+  const flush = () => {
+    if (queue.length === 0) { flushing = false; return; }
+    raw(queue.subarray(0, 5));
+    queue = queue.subarray(5);
+    setTimeout(flush, 1);
+  };
+  process.stdout.write = (chunk, encoding, cb) => {
+    const text = Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+    queue = Buffer.concat([queue, Buffer.from(text.replace(/\n/g, '\r\n'), 'utf8')]);
+    if (!flushing) { flushing = true; setTimeout(flush, 1); }
+    (typeof encoding === 'function' ? encoding : cb)?.();
+    return true;
+  };
 }
