@@ -9,11 +9,24 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { analyze } from '../core/analyze.js';
 import { startRun } from '../engine/index.js';
 import { McpPool } from '../engine/mcp/pool.js';
+import { median } from './stats.js';
 
 const root = join(__dirname, '..');
 const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
-export interface EngineFigures { name: string; ours: number; floor: number; unit: string }
+export interface EngineFigures {
+  name: string;
+  /** Medians over the measured rounds (best of a few for the per-task figure). */
+  ours: number;
+  floor: number;
+  unit: string;
+  /** Median of the per-pair ratios ours ÷ floor (each pair measured back to back), when paired. */
+  pairedRatio?: number;
+  /** Best round of each side, for reference. */
+  bestOurs?: number;
+  bestFloor?: number;
+  pairs?: number;
+}
 
 function workflow(tasks: number, body: (i: number) => string[], permits: string[]): string {
   const lines = [`nika: bench-engine`, 'model: mock/echo', 'permits:', ...permits, 'tasks:'];
@@ -63,19 +76,41 @@ const best = async (k: number, f: () => Promise<number>) => {
   return m;
 };
 
+interface Pairs { ours: number[]; floor: number[] }
+
 /**
- * Best of k for each side, the rounds interleaved (a, b, a, b, …). Measuring all of one side
- * and then all of the other handed the side measured last a warmer JIT (the MCP client code is
- * the same SDK on both sides) and a different heap, whichever that favoured.
+ * Rounds of the two sides back to back (ours, floor, ours, floor, …), kept as pairs. The machine's
+ * pace drifts by tens of percent over a run (other tenants, frequency, its own page cache), and
+ * a round varies by ±10% on its own, so each side's best round or median compares rounds taken
+ * at different times; the ratio within a pair does not, and the median over pairs drops the
+ * pairs a hiccup hit. Alternating which side goes first keeps either from always running on the
+ * other's leftovers (its garbage, its warm caches).
  */
-const bestInterleaved = async (k: number, a: () => Promise<number>, b: () => Promise<number>): Promise<[number, number]> => {
-  let ma = Infinity, mb = Infinity;
+async function pairs(k: number, ours: () => Promise<number>, floor: () => Promise<number>, into: Pairs = { ours: [], floor: [] }): Promise<Pairs> {
   for (let i = 0; i < k; i++) {
-    ma = Math.min(ma, await a());
-    mb = Math.min(mb, await b());
+    if (i % 2 === 0) {
+      into.ours.push(await ours());
+      into.floor.push(await floor());
+    } else {
+      into.floor.push(await floor());
+      into.ours.push(await ours());
+    }
   }
-  return [ma, mb];
-};
+  return into;
+}
+
+function figures(name: string, unit: string, p: Pairs): EngineFigures {
+  return {
+    name,
+    unit,
+    ours: median(p.ours),
+    floor: median(p.floor),
+    pairedRatio: median(p.ours.map((x, i) => x / p.floor[i])),
+    bestOurs: Math.min(...p.ours),
+    bestFloor: Math.min(...p.floor),
+    pairs: p.ours.length,
+  };
+}
 
 export async function engineBench(): Promise<EngineFigures[]> {
   const out: EngineFigures[] = [];
@@ -84,9 +119,8 @@ export async function engineBench(): Promise<EngineFigures[]> {
   const runExec = runner(execText, CONC);
   await runExec();
   await spawnAll(200, CONC);
-  // A round is ~0.6 s and varies by ±8% on its own (200 forks on a small machine): best of 7.
-  const [ours, floor] = await bestInterleaved(7, runExec, () => spawnAll(200, CONC));
-  out.push({ name: `200 exec tasks (max ${CONC} at once) vs child_process.spawn`, ours, floor, unit: 'ms' });
+  // A round is ~0.6–1 s (200 forks on a small machine) and varies by ±10% on its own.
+  out.push(figures(`200 exec tasks (max ${CONC} at once) vs child_process.spawn`, 'ms', await pairs(15, runExec, () => spawnAll(200, CONC))));
 
   const echoText = workflow(1000, (i) => ['infer:', `  prompt: "echo ${i}"`], ['  {}'].map(() => '  tools: []'));
   const runEcho = runner(echoText);
@@ -94,20 +128,13 @@ export async function engineBench(): Promise<EngineFigures[]> {
   const echo = await best(3, runEcho);
   out.push({ name: '1,000 mock/echo infer tasks (per task)', ours: echo / 1000, floor: NaN, unit: 'ms' });
 
-  // MCP: 500 echo calls, 8 in flight, all clients already connected. A round is ~25–40 ms and a
-  // server process keeps its own pace (its JIT and heap) for its lifetime, which showed as
-  // ±50% between two processes: each side gets three server processes, rounds go round them
-  // (side by side, interleaved), and each side's best round counts.
+  // MCP: 500 echo calls, 8 in flight, clients already connected. A round is ~20–40 ms. A server
+  // process keeps its own pace for its lifetime (its JIT, its heap, where the scheduler put it),
+  // up to ±50% between two processes, which a pair of rounds on two processes would carry into
+  // its ratio: each side gets a fresh server in each of several generations, so the median over
+  // all pairs spans several draws of that luck.
   const CALLS = 500;
-  const K = 3;
-  const pools = Array.from({ length: K }, () => new McpPool({ everything: { command: process.execPath, args: [everything, 'stdio'] } }));
-  for (const p of pools) await p.listTools('everything');
-  const clients: Client[] = [];
-  for (let k = 0; k < K; k++) {
-    const c = new Client({ name: 'bench', version: '0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
-    clients.push(c);
-  }
+  const GENERATIONS = 5;
   const inFlight = async (call: (i: number) => Promise<unknown>) => {
     const t = performance.now();
     let next = 0;
@@ -116,16 +143,20 @@ export async function engineBench(): Promise<EngineFigures[]> {
     }));
     return performance.now() - t;
   };
-  let r = 0;
-  const viaPool = () => { const p = pools[r % K]; return inFlight((i) => p.callTool('everything', 'echo', { message: `m${i}` }, {})); };
-  const viaSdk = () => { const c = clients[r++ % K]; return inFlight((i) => c.callTool({ name: 'echo', arguments: { message: `m${i}` } })); };
-  for (let i = 0; i < 2 * K; i++) {
-    await viaPool();
-    await viaSdk();
+  const mcp: Pairs = { ours: [], floor: [] };
+  for (let g = 0; g < GENERATIONS; g++) {
+    const pool = new McpPool({ everything: { command: process.execPath, args: [everything, 'stdio'] } });
+    await pool.listTools('everything');
+    const client = new Client({ name: 'bench', version: '0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+    await client.listTools();
+    const viaPool = () => inFlight((i) => pool.callTool('everything', 'echo', { message: `m${i}` }, {}));
+    const viaSdk = () => inFlight((i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } }));
+    await pairs(4, viaPool, viaSdk);
+    await pairs(12, viaPool, viaSdk, mcp);
+    await pool.close();
+    await client.close();
   }
-  const [poolMs, sdkMs] = await bestInterleaved(4 * K, viaPool, viaSdk);
-  out.push({ name: `${CALLS} MCP echo calls (${CONC} in flight) vs raw SDK client`, ours: poolMs, floor: sdkMs, unit: 'ms' });
-  for (const p of pools) await p.close();
-  for (const c of clients) await c.close();
+  out.push(figures(`${CALLS} MCP echo calls (${CONC} in flight) vs raw SDK client`, 'ms', mcp));
   return out;
 }

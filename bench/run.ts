@@ -49,7 +49,16 @@ async function engine(): Promise<void> {
   const line = r.stdout.trim().split('\n').pop();
   if (r.status !== 0 || !line) throw new Error(`bench/engine-main.ts failed (exit ${r.status})`);
   const figs = JSON.parse(line) as EngineFigures[];
-  console.log(table(['workload', 'ours', 'floor', 'ratio'], figs.map((f) => [f.name, `${fmt(f.ours, 2)} ${f.unit}`, Number.isFinite(f.floor) ? `${fmt(f.floor, 2)} ${f.unit}` : '—', ratio(f.ours, f.floor)])));
+  const ms = (x: number | undefined, unit: string) => (x !== undefined && Number.isFinite(x) ? `${fmt(x, 2)} ${unit}` : '—');
+  console.log(table(
+    ['workload', 'ours (median)', 'floor (median)', 'ratio (median of pairs)', 'best ÷ best', 'pairs'],
+    figs.map((f) => [
+      f.name, ms(f.ours, f.unit), ms(f.floor, f.unit),
+      f.pairedRatio !== undefined ? `${f.pairedRatio.toFixed(3)}×` : '—',
+      f.bestOurs !== undefined && f.bestFloor !== undefined ? ratio(f.bestOurs, f.bestFloor) : '—',
+      f.pairs ?? '—',
+    ]),
+  ));
 }
 
 type Activation = {
