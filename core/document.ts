@@ -43,15 +43,18 @@ export function parseNikaDocument(text: string): NikaDocument {
     return { text, lines, tooLarge: false, parseDiagnostics: [diag('NIKA-PARSE-001', `YAML could not be parsed: ${(e as Error).message}`, { start: 0, end: 0 })] };
   }
   const parseDiagnostics: NikaDiagnostic[] = [];
-  for (const err of yaml.errors) {
-    const [s, e] = err.pos;
-    const start = Math.max(0, Math.min(s, text.length));
-    let end = Math.max(start, Math.min(e, text.length));
-    if (end === start) end = Math.min(text.length, Math.max(start + 1, lines.lineEnd(lines.positionAt(start).line)));
-    parseDiagnostics.push(diag('NIKA-PARSE-001', yamlMessage(err.message, text.slice(lines.lineStarts[lines.positionAt(start).line], lines.lineEnd(lines.positionAt(start).line))), { start, end }));
-  }
+  for (const err of yaml.errors) parseDiagnostics.push(yamlErrorDiagnostic(err.message, err.pos[0], err.pos[1], text, lines));
   const root = isMap(yaml.contents) ? (yaml.contents as YAMLMap<unknown, unknown>) : undefined;
   return { text, lines, yaml, root, parseDiagnostics, tooLarge: false };
+}
+
+/** NIKA-PARSE-001 for one error of the `yaml` parser, at `[s, e)` of `text`. */
+export function yamlErrorDiagnostic(message: string, s: number, e: number, text: string, lines: LineIndex): NikaDiagnostic {
+  const start = Math.max(0, Math.min(s, text.length));
+  let end = Math.max(start, Math.min(e, text.length));
+  const line = lines.positionAt(start).line;
+  if (end === start) end = Math.min(text.length, Math.max(start + 1, lines.lineEnd(line)));
+  return diag('NIKA-PARSE-001', yamlMessage(message, text.slice(lines.lineStarts[line], lines.lineEnd(line))), { start, end });
 }
 
 function yamlMessage(message: string, lineText: string): string {

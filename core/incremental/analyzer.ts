@@ -1,7 +1,9 @@
 // Re-analysis of one document as it is edited: parse only the slices whose text changed, reuse
 // the IR tasks and expression sites of the others, and hand the checks the same inputs a full
-// analysis would build. Whatever the slicing cannot promise to get right (documents that do not
-// split cleanly, YAML errors, other dialects, repeated task ids) goes through `analyze()`.
+// analysis would build. A task with a YAML error is read in place with its neighbour (parse.ts:
+// parseTaskInPlace). Whatever the slicing cannot promise to get right (documents that do not
+// split cleanly, YAML errors reaching past their task or outside the tasks, repeated task ids)
+// goes through `analyze()`.
 //
 // One analyzer per open document. Reused slices are moved in place, so an Analysis returned
 // earlier must not be read after a later call on the same analyzer.
@@ -13,14 +15,14 @@ import { isTaskLocal } from '../checks/locality.js';
 import type { CheckContext } from '../checks/context.js';
 import type { NikaDiagnostic } from '../diagnostic.js';
 import { detectDialect } from '../dialect.js';
-import { MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../document.js';
+import { MAX_DOCUMENT_BYTES, utf8Length, yamlErrorDiagnostic, type NikaDocument } from '../document.js';
 import type { Task, Workflow } from '../ir.js';
 import { normalize } from '../normalize.js';
 import { scanExpressions, seedScanCache, type ExprSite } from '../scan.js';
 import { LineIndex } from '../text.js';
 import type { TaskMemo, TaskMemoTable } from '../checks/memo.js';
 import { Offsets, SITE_SKIP } from './offsets.js';
-import { addSliceOffsets, PARSE_OPTIONS, parseSlice, stitch, type ParsedSlice } from './parse.js';
+import { addSliceOffsets, PARSE_OPTIONS, parseSlice, parseTaskInPlace, stitch, type ParsedSlice } from './parse.js';
 import { recut, type SliceLayout } from './resplit.js';
 import { lineStarts, splitDocument, type Slice } from './split.js';
 
@@ -61,6 +63,8 @@ export interface IncrementalStats {
   incremental: boolean;
   parsed: number;
   reused: number;
+  /** Task slices with YAML errors read in place (parseTaskInPlace). */
+  inPlace?: number;
   reason?: string;
 }
 
@@ -104,13 +108,21 @@ export class IncrementalAnalyzer {
     const { parsed, reused } = counts;
 
     const { yaml, root } = stitch({ tasksAt }, top.map((e) => e.parsed), tasks.map((e) => e.parsed), text.length);
-    const doc: NikaDocument = { text, lines: new LineIndex(text, starts), yaml, root, parseDiagnostics: [], tooLarge: false };
+    const lines = new LineIndex(text, starts);
+    const parseDiagnostics: NikaDiagnostic[] = [];
+    let inPlace = 0;
+    for (const e of tasks) {
+      if (!e.parsed.errors) continue;
+      inPlace++;
+      for (const x of e.parsed.errors) parseDiagnostics.push(yamlErrorDiagnostic(x.message, e.parsed.base + x.from, e.parsed.base + x.to, text, lines));
+    }
+    const doc: NikaDocument = { text, lines, yaml, root, parseDiagnostics, tooLarge: false };
     const dialectInfo = detectDialect(root);
     if (dialectInfo.dialect !== 'v1') {
       // Other dialects normalize with whole-document passes (flows, list tasks): parse is still incremental.
-      this.stats = { incremental: true, parsed, reused, reason: `dialect ${dialectInfo.dialect}` };
+      this.stats = { incremental: true, parsed, reused, inPlace, reason: `dialect ${dialectInfo.dialect}` };
       const workflow = normalize(doc, dialectInfo);
-      const diagnostics = opts.skipChecks ? [] : runChecks({ doc, dialect: dialectInfo, workflow, catalog: opts.catalog ?? EMPTY_CATALOG });
+      const diagnostics = [...parseDiagnostics, ...(opts.skipChecks ? [] : runChecks({ doc, dialect: dialectInfo, workflow, catalog: opts.catalog ?? EMPTY_CATALOG }))];
       return { doc, dialect: dialectInfo.dialect, dialectInfo, workflow, diagnostics };
     }
 
@@ -160,7 +172,7 @@ export class IncrementalAnalyzer {
     for (const s of envelope) if (s.scalarSpan.start >= tasksStart) sites.push(s);
     seedScanCache(doc, workflow, sites);
     this.prepared = { text, doc, dialectInfo, workflow, top, tasksAt, tasks, sites, envelope, layout: layoutOf(text, starts, indent, top, tasksAt, tasks) };
-    this.stats = { incremental: true, parsed, reused };
+    this.stats = { incremental: true, parsed, reused, inPlace };
     return this.finish(this.prepared, opts);
   }
 
@@ -200,15 +212,15 @@ export class IncrementalAnalyzer {
       if (!e) return refuse('a slice does not parse on its own');
       top.push(e);
     }
-    const tasks: Entry[] = [];
+    const cut: (Entry | Slice)[] = [];
+    for (const s of split.tasks) cut.push(take(s) ?? s);
+    const tasks = this.settle(cut, top[split.tasksAt + 1], counts, (e) => addTo(next, e));
+    if (typeof tasks === 'string') return refuse(tasks);
     const ids = new Map<string, Entry>();
-    for (const s of split.tasks) {
-      const e = take(s);
-      if (!e) return refuse('a task does not parse on its own');
+    for (const e of tasks) {
       const id = idOf(e);
       if (ids.has(id)) return refuse('repeated task id');
       ids.set(id, e);
-      tasks.push(e);
     }
     // Lists pop from the end: keep entries in order for the next round.
     for (const l of next.values()) l.reverse();
@@ -233,24 +245,58 @@ export class IncrementalAnalyzer {
       if (this.ids.get(id) === e) this.ids.delete(id);
       removeFrom(this.pool, e);
     }
-    const window: Entry[] = [];
+    const window: (Entry | Slice)[] = [];
     for (const s of r.slices) {
       const at = gone.findIndex((e) => e.parsed.text === s.text);
       const e = at >= 0 ? reuse(gone.splice(at, 1)[0], s.start, counts) : this.parsed(s, counts);
-      if (!e) return 'a task does not parse on its own';
-      const id = idOf(e);
-      if (this.ids.has(id)) return 'repeated task id';
-      this.ids.set(id, e);
-      addTo(this.pool, e);
-      window.push(e);
+      if (e) addTo(this.pool, e);
+      window.push(e ?? s);
     }
     const after = lastTasks.slice(r.first + r.count);
     for (const e of after) reuse(e, e.parsed.base + r.delta, counts);
     const top = last.top;
     for (let i = last.tasksAt + 1; i < top.length; i++) reuse(top[i], top[i].parsed.base + r.delta, counts);
     counts.reused += r.first + last.tasksAt + 1;
-    const tasks = lastTasks.slice(0, r.first).concat(window, after);
+    const tasks = this.settle((lastTasks.slice(0, r.first) as (Entry | Slice)[]).concat(window, after), top[last.tasksAt + 1], counts, (e) => addTo(this.pool, e));
+    if (typeof tasks === 'string') return tasks;
+    for (let i = r.first; i < r.first + window.length; i++) {
+      const e = tasks[i];
+      const id = idOf(e);
+      if (this.ids.has(id)) return 'repeated task id';
+      this.ids.set(id, e);
+    }
     return { top, tasksAt: last.tasksAt, tasks, starts: r.starts, indent: last.layout.indent };
+  }
+
+  /**
+   * The task slices of a version once those with YAML errors are read in place (parseTaskInPlace):
+   * the slices that did not parse alone, and the cached entries read that way before (what follows
+   * them may have changed). A string when one cannot be read in place: the error reaches past its
+   * slice, or the next slice has an error too.
+   */
+  private settle(cut: (Entry | Slice)[], nextTop: Entry | undefined, counts: { parsed: number }, add: (e: Entry) => void): Entry[] | string {
+    for (let i = 0; i < cut.length; i++) {
+      const t = cut[i];
+      const old = 'parsed' in t ? t : undefined;
+      if (old && !old.parsed.errors) continue;
+      const slice: Slice = old ? { start: old.parsed.base, end: old.parsed.base + old.parsed.text.length, text: old.parsed.text } : (t as Slice);
+      const n = i + 1 < cut.length ? cut[i + 1] : nextTop;
+      if (n && !('parsed' in n && !n.parsed.errors)) return 'two tasks in a row with YAML errors';
+      const next = n && { pair: n.parsed.pair, isTask: i + 1 < cut.length, text: n.parsed.text, start: n.parsed.base };
+      const p = parseTaskInPlace(old ? slice : { ...slice, text: detached(slice.text) }, next);
+      if (!p) return 'a YAML error reaches past its task';
+      if (old) {
+        if (!sameReading(old.parsed, p)) return 'a task with a YAML error reads differently';
+        continue;
+      }
+      counts.parsed++;
+      const e: Entry = { parsed: p, memo: new Map() };
+      const node = p.pair.value;
+      if (node && typeof node === 'object') this.byNode.set(node, e);
+      add(e);
+      cut[i] = e;
+    }
+    return cut as Entry[];
   }
 
   /** The checks on a prepared version (reused as is when the same text comes back for its checks). */
@@ -268,12 +314,13 @@ export class IncrementalAnalyzer {
     const ctx: CheckContext = { doc, dialect: dialectInfo, workflow, catalog, memo };
     const envelopeText = top.map((e) => e.parsed.text).join('\u0000');
     const fresh2 = tasks.filter((e) => !e.diags);
-    let diagnostics: NikaDiagnostic[] = [];
+    let diagnostics: NikaDiagnostic[] = doc.parseDiagnostics;
     if (!opts.skipChecks) {
       const primed = this.checkedWith && this.checkedWith.catalog === catalog && this.checkedWith.envelope === envelopeText;
-      diagnostics = primed
+      const found = primed
         ? this.checkChanged(ctx, top, p.tasksAt, tasks, fresh2, sites, envelope)
         : this.checkAll(ctx, tasks);
+      diagnostics = doc.parseDiagnostics.length ? [...doc.parseDiagnostics, ...found] : found;
       this.checkedWith = { catalog, envelope: envelopeText };
       p.checked = { catalog, diagnostics };
     }
@@ -377,6 +424,16 @@ function layoutOf(text: string, starts: number[], indent: number, top: Entry[], 
     taskId: (i) => idOf(tasks[i]),
     tasksEnd: after ? after.parsed.base : text.length,
   };
+}
+
+/** Whether a slice read in place again reads as its cached entry did (same errors, same extent). */
+function sameReading(a: ParsedSlice, b: ParsedSlice): boolean {
+  const ea = a.errors ?? [];
+  const eb = b.errors ?? [];
+  if (ea.length !== eb.length || ea.some((x, i) => x.message !== eb[i].message || x.from !== eb[i].from || x.to !== eb[i].to)) return false;
+  const r = (n: unknown) => (n as { range?: number[] } | null | undefined)?.range;
+  const [ka, kb, va, vb] = [r(a.pair.key), r(b.pair.key), r(a.pair.value), r(b.pair.value)];
+  return !!ka && !!kb && ka[0] === kb[0] && ka[1] === kb[1] && (va && vb ? va[0] === vb[0] && va[1] === vb[1] : !va && !vb);
 }
 
 function idOf(e: Entry): string {

@@ -9,6 +9,13 @@ import type { Slice, Split } from './split.js';
 
 export const PARSE_OPTIONS = { uniqueKeys: false, strict: false, prettyErrors: false } as const;
 
+/** A YAML error inside a slice, at offsets relative to the slice's start (they move with it). */
+export interface SliceError {
+  message: string;
+  from: number;
+  to: number;
+}
+
 export interface ParsedSlice {
   text: string;
   /** Offset the nodes currently carry. */
@@ -17,6 +24,8 @@ export interface ParsedSlice {
   pair: Pair<unknown, unknown>;
   /** The pair's own value as parsed (the `tasks:` header's is replaced by the stitched map). */
   value: unknown;
+  /** A task slice read in place despite YAML errors (parseTaskInPlace): the errors. */
+  errors?: SliceError[];
 }
 
 /** Parses one slice as if it sat at `slice.start`; undefined when it is not one clean `key: value`. */
@@ -36,6 +45,86 @@ export function parseSlice(slice: Slice): ParsedSlice | undefined {
   const pair = map.items[0] as Pair<unknown, unknown>;
   if (!isScalar(pair.key)) return undefined;
   return { text: slice.text, base: slice.start, doc, pair, value: pair.value };
+}
+
+/** What follows a task slice: the next task's pair, or the next top-level pair (`isTask` false). */
+export interface NextPair {
+  pair: Pair<unknown, unknown>;
+  isTask: boolean;
+  /** Its slice's text and start (right where the task slice ends). */
+  text: string;
+  start: number;
+}
+
+const HEADER = 'tasks:\n';
+
+/**
+ * A task slice with a YAML error (an unclosed quote or bracket while typing, say), read where it
+ * sits: under a `tasks:` key at column 0 and followed by the pair after it, parsed together at
+ * their document offsets. Alone, the slice would read differently (the parser's recovery depends
+ * on the indentation around it). The `yaml` parser ends quoted scalars and flow collections at a
+ * less indented line, so the error usually stays inside the slice; when it does not (a single
+ * quote swallowing the tasks below, say), the pair after it is not found where it is, and this
+ * returns undefined. Found there, with its value spanning what it spans alone, the text from its
+ * key on reads as it did alone, so the rest of the document is untouched by the error.
+ */
+export function parseTaskInPlace(slice: Slice, next: NextPair | undefined): ParsedSlice | undefined {
+  if (next && next.start !== slice.end) return undefined;
+  const parser = new Parser();
+  parser.offset = slice.start - HEADER.length;
+  const composer = new Composer(PARSE_OPTIONS);
+  let doc: Document.Parsed | undefined;
+  let count = 0;
+  const end = slice.end + (next ? next.text.length : 0);
+  const text = HEADER + slice.text + (next ? next.text : '');
+  for (const d of composer.compose(parser.parse(text), true, end)) {
+    count++;
+    doc ??= d as Document.Parsed;
+  }
+  if (!doc || count !== 1 || doc.warnings.length) return undefined;
+  const root = doc.contents;
+  if (!isMap(root) || root.flow || root.items.length !== (next && !next.isTask ? 2 : 1)) return undefined;
+  const tasks = (root.items[0] as Pair<unknown, unknown>).value;
+  if (!isMap(tasks) || tasks.flow || tasks.items.length !== (next?.isTask ? 2 : 1)) return undefined;
+  const pair = tasks.items[0] as Pair<unknown, unknown>;
+  if (!isScalar(pair.key) || startOf(pair.key) !== slice.start + leadingSpaces(slice.text)) return undefined;
+  if (next) {
+    const found = (next.isTask ? tasks.items[1] : root.items[1]) as Pair<unknown, unknown>;
+    if (!found || !isScalar(found.key) || startOf(found.key) !== startOf(next.pair.key)) return undefined;
+    if (!sameRange(found.value, next.pair.value)) return undefined;
+  }
+  const errors: SliceError[] = [];
+  for (const e of doc.errors) {
+    const [from, to] = e.pos;
+    if (from < slice.start || from > slice.end || (from === slice.end && next)) return undefined;
+    errors.push({ message: e.message, from: from - slice.start, to: to - slice.start });
+  }
+  // What a slice parsed alone carries: a document and a one-pair map over the slice. When it
+  // is the last task, the map's end is where the whole task map ends (stitch reads it there).
+  const map = new YAMLMap<unknown, unknown>();
+  map.items = [pair];
+  map.range = next?.isTask ? [startOf(pair.key)!, ((pair.value ?? pair.key) as Node).range![1], slice.end] : [...tasks.range!] as [number, number, number];
+  const own = new Document(undefined, PARSE_OPTIONS) as unknown as Document.Parsed;
+  own.contents = map as never;
+  own.range = [slice.start, slice.end, slice.end];
+  return { text: slice.text, base: slice.start, doc: own, pair, value: pair.value, errors };
+}
+
+function startOf(node: unknown): number | undefined {
+  return (node as { range?: number[] } | null | undefined)?.range?.[0];
+}
+
+function sameRange(a: unknown, b: unknown): boolean {
+  const ra = (a as { range?: number[] } | null | undefined)?.range;
+  const rb = (b as { range?: number[] } | null | undefined)?.range;
+  if (!ra || !rb) return !ra && !rb;
+  return ra[0] === rb[0] && ra[1] === rb[1];
+}
+
+function leadingSpaces(text: string): number {
+  let i = 0;
+  while (text.charCodeAt(i) === 32) i++;
+  return i;
 }
 
 /** Every offset the parsed slice itself holds (the `tasks:` header's own value, not the stitched map). */
