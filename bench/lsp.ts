@@ -27,6 +27,8 @@ export interface LspFigures {
   rss: number;
   peakRss: number;
   diagnostics: number;
+  /** didChange → publishDiagnostics while the task typed in has a YAML error (median). */
+  brokenEditMs: number;
 }
 
 export interface FloorFigures { tasks: number; parseMs: number; bytes: number }
@@ -145,8 +147,9 @@ class Client {
   }
 }
 
-export async function measureServer(sut: Sut, tasks: number, opts: { edits?: number; completions?: number } = {}): Promise<LspFigures> {
+export async function measureServer(sut: Sut, tasks: number, opts: { edits?: number; completions?: number; brokenEdits?: number } = {}): Promise<LspFigures> {
   const edits = opts.edits ?? 30;
+  const brokenEdits = opts.brokenEdits ?? 20;
   const completions = opts.completions ?? 30;
   const dir = join('/tmp', 'nika-bench');
   mkdirSync(dir, { recursive: true });
@@ -227,7 +230,34 @@ export async function measureServer(sut: Sut, tasks: number, opts: { edits?: num
     toolTimes.push(await complete(toolAt));
     tasksTimes.push(await complete(tasksAt));
   }
+  // Typing while a task has a YAML error: a line with an unclosed flow map goes in below the
+  // typing line (same task), and keystrokes land at its end. Taken last: memory is read first.
   const mem = rssMiB(client.pid);
+  const lineRest = text.indexOf('\n', at) - at;
+  const brokenLine = '    with: { a: 1';
+  {
+    version++;
+    const v = version;
+    const done = client.diagnostics(uri, v);
+    await client.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: v },
+      contentChanges: [{ range: { start: { line: typing.line, character: typing.character + lineRest }, end: { line: typing.line, character: typing.character + lineRest } }, text: `\n${brokenLine}` }],
+    });
+    await done;
+  }
+  const brokenAt = { line: typing.line + 1, character: brokenLine.length };
+  const brokenTimes: number[] = [];
+  for (let i = 0; i < 5 + brokenEdits; i++) {
+    version++;
+    const v = version;
+    const pos = { line: brokenAt.line, character: brokenAt.character++ };
+    const done = client.diagnostics(uri, v);
+    t = performance.now();
+    await client.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ range: { start: pos, end: pos }, text: 'x' }] });
+    const p = await done;
+    if (i >= 5) brokenTimes.push(performance.now() - t);
+    if (i === 0 && !/flow map/i.test(JSON.stringify(p.diagnostics))) console.error(`[bench] ${sut.name} reports no error for the unclosed flow map: ${JSON.stringify(p.diagnostics).slice(0, 300)}`);
+  }
   await client.stop();
   return {
     server: sut.name, tasks, openMs,
@@ -235,5 +265,6 @@ export async function measureServer(sut: Sut, tasks: number, opts: { edits?: num
     toolP50: median(toolTimes), toolP95: percentile(toolTimes, 95),
     tasksP50: median(tasksTimes), tasksP95: percentile(tasksTimes, 95),
     rss: mem.rss, peakRss: mem.peak, diagnostics: first.diagnostics.length,
+    brokenEditMs: median(brokenTimes),
   };
 }

@@ -96,7 +96,8 @@ export function parseTaskInPlace(slice: Slice, next: NextPair | undefined): Pars
   const errors: SliceError[] = [];
   for (const e of doc.errors) {
     const [from, to] = e.pos;
-    if (from < slice.start || from > slice.end || (from === slice.end && next)) return undefined;
+    // An unclosed flow collection is reported where the next key ends it (past the slice).
+    if (from < slice.start || from > (next ? startOf(next.pair.key)! : slice.end)) return undefined;
     errors.push({ message: e.message, from: from - slice.start, to: to - slice.start });
   }
   // What a slice parsed alone carries: a document and a one-pair map over the slice. When it

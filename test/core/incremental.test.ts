@@ -179,6 +179,26 @@ test('a task with a YAML error is read in place: typing on re-parses that task o
   assertSame(mended, analyze(text), 'mended');
 });
 
+test('the usual half-typed lines are read in place in the middle of a large workflow, and agree with a full analysis', () => {
+  const base = generateWorkflow(200).replace(/^# yaml-language-server:.*\n/, '');
+  const at = base.indexOf('\n', base.indexOf('  step_0100:')) + 1;
+  const lines = ['    with: { a: 1', '    after: [step_0001, step_0002', '    description: "unclosed', '    with: { a: [1', '    with: { a: "x', '    description: x: y', '    with: { a: "${{ tasks.'];
+  for (const line of lines) {
+    const a = new IncrementalAnalyzer();
+    a.analyze(base);
+    let text = base.slice(0, at) + line + '\n' + base.slice(at);
+    const full = analyze(text);
+    assert.ok(full.diagnostics.some((d) => d.code === 'NIKA-PARSE-001'), line);
+    assertSame(a.analyze(text), full, line);
+    assert.deepEqual([a.stats.incremental, a.stats.inPlace], [true, 1], `${line}: ${a.stats.reason}`);
+    // And typing on at its end.
+    const end = at + line.length;
+    text = text.slice(0, end) + 'x' + text.slice(end);
+    assertSame(a.analyze(text), analyze(text), `${line} + x`);
+    assert.deepEqual([a.stats.parsed, a.stats.inPlace], [1, 1], line);
+  }
+});
+
 test('a YAML error that reaches past its task, or becomes one when the next task changes, is analyzed whole', () => {
   const wf = (b: string) => `nika: v1\nmodel: mock/echo\ntasks:\n  a:\n    infer: 'unclosed\n  b:\n    infer: ${b}\n  c:\n    exec: ls\n`;
   const a = new IncrementalAnalyzer();
