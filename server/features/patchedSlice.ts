@@ -10,7 +10,7 @@ import type { Node } from 'yaml';
 import type { Analysis } from '../../core/analyze.js';
 import { detectDialect, type DialectInfo } from '../../core/dialect.js';
 import { keyName, MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../../core/document.js';
-import { PARSE_OPTIONS, parseSlice, type ParsedSlice } from '../../core/incremental/parse.js';
+import { PARSE_OPTIONS, parseSlice, parseTaskInPlace, type NextPair, type ParsedSlice } from '../../core/incremental/parse.js';
 import { splitDocument, taskLines, type Slice } from '../../core/incremental/split.js';
 import { floorIndex, type SliceLayout } from '../../core/incremental/resplit.js';
 import { shiftedTask } from '../../core/incremental/shift.js';
@@ -33,8 +33,8 @@ export interface PatchedView {
   taskIds: string[];
 }
 
-/** How many views were built straight from the analyzer's cut (tests check that way is taken). */
-export const patchedViewStats = { byLayout: 0 };
+/** How many views were built straight from the analyzer's cut, and how many of those read the cursor's task in place (tests check these ways are taken). */
+export const patchedViewStats = { byLayout: 0, inPlace: 0 };
 
 /** Where a node starts and ends (value end), without allocating a span. */
 function startOf(node: unknown): number | undefined {
@@ -295,6 +295,39 @@ function assemble(patched: string, p: Parts): PatchedView | string {
 }
 
 /**
+ * What follows task `cTask` in the patched text, for parseTaskInPlace: the next task's pair or
+ * the next top-level pair of the analysis, at its patched offsets (only their ranges are read);
+ * undefined when nothing follows, null when the analysis does not hold it.
+ */
+function nextPair(analysis: Analysis, layout: SliceLayout, cTask: number, delta: number): NextPair | undefined | null {
+  const root = analysis.doc.root!;
+  const moved = (n: unknown) => {
+    const r = (n as { range?: number[] } | null | undefined)?.range;
+    return r ? { range: [r[0] + delta, r[1] + delta, r[2] + delta] } : n;
+  };
+  let pair: unknown;
+  let isTask: boolean;
+  let text: string;
+  let start: number;
+  if (cTask + 1 < layout.taskCount) {
+    const tasks = root.items[layout.tasksAt]?.value;
+    pair = isMap(tasks) ? tasks.items[cTask + 1] : undefined;
+    isTask = true;
+    text = layout.taskText(cTask + 1);
+    start = layout.taskStart(cTask + 1);
+  } else if (layout.tasksAt + 1 < layout.top.length) {
+    pair = root.items[layout.tasksAt + 1];
+    isTask = false;
+    ({ text, start } = layout.top[layout.tasksAt + 1]);
+  } else {
+    return undefined;
+  }
+  if (!pair) return null;
+  const { key, value } = pair as Pair<unknown, unknown>;
+  return { pair: { key: moved(key), value: moved(value) } as Pair<unknown, unknown>, isTask, text, start: start + delta };
+}
+
+/**
  * The view straight from the analyzer's cut (Analysis.layout) when the patched line is inside a
  * task and leaves every cut where it was: no cutting of the patched text, no comparing with the
  * analysis, and the patched text is never read whole. Undefined when another way must decide.
@@ -317,7 +350,14 @@ function taskView(patched: string, lineStart: number, patchedLine: string, analy
 
   const delta = patched.length - original.length;
   const cText = layout.taskText(cTask);
-  const cParsed = parseSlice({ start: cStart, end: cEnd + delta, text: cText.slice(0, lineStart - cStart) + patchedLine + cText.slice(lineEnd - cStart) });
+  const cSlice = { start: cStart, end: cEnd + delta, text: cText.slice(0, lineStart - cStart) + patchedLine + cText.slice(lineEnd - cStart) };
+  let cParsed = parseSlice(cSlice);
+  if (!cParsed) {
+    // Typing in a task with a YAML error: read it in place, as the analyzer does.
+    const next = nextPair(analysis, layout, cTask, delta);
+    if (next !== null) cParsed = parseTaskInPlace(cSlice, next);
+    if (cParsed) patchedViewStats.inPlace++;
+  }
   if (!cParsed) return 'the cursor slice does not parse on its own';
   const cId = keyName(cParsed.pair);
   // The analyzed tasks outside the cursor's slice are those of the other slices, in order.

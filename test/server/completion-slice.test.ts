@@ -166,6 +166,25 @@ test('the view from the analyzer\'s cut agrees with the whole parse on every exa
   assert.ok(patchedViewStats.byLayout - before > tally.slice / 3, `by the cut ${patchedViewStats.byLayout - before} of ${tally.slice} by slices`);
 });
 
+test('in a task with a YAML error, the view reads that task in place and agrees with the whole parse', () => {
+  const tally: Tally = { slice: 0, whole: 0, reasons: new Map() };
+  const before = patchedViewStats.inPlace;
+  const base = generateWorkflow(60).replace(/^# yaml-language-server:.*\n/, '');
+  const at = base.indexOf('\n', base.indexOf('  step_0030:')) + 1;
+  for (const line of ['    with: { a: 1', '    after: [step_0001, step_0002', '    description: "unclosed', '    with: { a: "${{ tasks.']) {
+    const text = base.slice(0, at) + line + '\n' + base.slice(at);
+    const analyzer = new IncrementalAnalyzer();
+    analyzer.analyze(base, { catalog: CATALOG, skipChecks: true });
+    const analysis = analyzer.analyze(text, { catalog: CATALOG, skipChecks: true });
+    assert.equal(analyzer.stats.inPlace, 1, line);
+    const model = modelOf(analysis, CATALOG);
+    const from = text.lastIndexOf('\n  step_0030:', at);
+    const to = text.indexOf('\n  step_0031:', at);
+    for (const offset of positions(text)) if (offset > from && offset <= to) compare(model, offset, `${line} (in place)`, tally);
+  }
+  assert.ok(patchedViewStats.inPlace - before > 10, `read in place ${patchedViewStats.inPlace - before} times, ${tally.slice} by slices, whole ${JSON.stringify([...tally.reasons])}`);
+});
+
 test('slices and whole parse agree after half-typed edits (full and incremental analyses)', () => {
   const tally: Tally = { slice: 0, whole: 0, reasons: new Map() };
   for (const { name, text } of workflows()) {
