@@ -199,6 +199,42 @@ test('the usual half-typed lines are read in place in the middle of a large work
   }
 });
 
+test('typing quotes and brackets inside the tasks of a large workflow agrees with a full analysis at each step', () => {
+  // Characters that open or close YAML constructs, typed past the indentation of task lines
+  // (where an editor's cursor is while editing a task), and deletions there: YAML errors come
+  // and go, in one task and in neighbours.
+  const r = rng(4242);
+  const pieces = ['"', "'", '[', ']', '{', '}', ': ', ', ', 'x', '#', '${{ tasks.'];
+  let text = generateWorkflow(80).replace(/^# yaml-language-server:.*\n/, '');
+  const inc = new IncrementalAnalyzer();
+  inc.analyze(text);
+  let inPlace = 0;
+  // Undoing (as a user mends what they broke) keeps a few errors around at a time, not hundreds.
+  const undo: string[] = [];
+  for (let step = 0; step < 200; step++) {
+    if (undo.length && r() < 0.5) {
+      text = undo.pop()!;
+      assertSame(inc.analyze(text), analyze(text), `step ${step}: undo`);
+      if (inc.stats.inPlace) inPlace++;
+      continue;
+    }
+    undo.push(text);
+    const lines = text.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('  step_'));
+    const i = first + 1 + Math.floor(r() * (lines.length - first - 2));
+    const line = lines[i];
+    if (!line.startsWith('    ')) { undo.pop(); continue; }
+    const col = 4 + Math.floor(r() * (line.length - 3));
+    lines[i] = r() < 0.75
+      ? line.slice(0, col) + pieces[Math.floor(r() * pieces.length)] + line.slice(col)
+      : line.slice(0, col) + line.slice(col + 1);
+    text = lines.join('\n');
+    assertSame(inc.analyze(text), analyze(text), `step ${step}: ${JSON.stringify(lines[i])}`);
+    if (inc.stats.inPlace) inPlace++;
+  }
+  assert.ok(inPlace >= 10, `versions read with a task in place: ${inPlace}`);
+});
+
 test('a YAML error that reaches past its task, or becomes one when the next task changes, is analyzed whole', () => {
   const wf = (b: string) => `nika: v1\nmodel: mock/echo\ntasks:\n  a:\n    infer: 'unclosed\n  b:\n    infer: ${b}\n  c:\n    exec: ls\n`;
   const a = new IncrementalAnalyzer();
