@@ -22,7 +22,7 @@ import { scanExpressions, seedScanCache, type ExprSite } from '../scan.js';
 import { LineIndex } from '../text.js';
 import type { TaskMemo, TaskMemoTable } from '../checks/memo.js';
 import { Offsets, SITE_SKIP } from './offsets.js';
-import { addSliceOffsets, PARSE_OPTIONS, parseSlice, parseTaskInPlace, stitch, type ParsedSlice } from './parse.js';
+import { addSliceOffsets, nextOf, PARSE_OPTIONS, parseSlice, parseTaskInPlace, sameExtent, stitch, type ParsedSlice } from './parse.js';
 import { recut, type SliceLayout } from './resplit.js';
 import { lineStarts, splitDocument, type Slice } from './split.js';
 
@@ -282,7 +282,8 @@ export class IncrementalAnalyzer {
       const slice: Slice = old ? { start: old.parsed.base, end: old.parsed.base + old.parsed.text.length, text: old.parsed.text } : (t as Slice);
       const n = i + 1 < cut.length ? cut[i + 1] : nextTop;
       if (n && !('parsed' in n && !n.parsed.errors)) return 'two tasks in a row with YAML errors';
-      const next = n && { pair: n.parsed.pair, isTask: i + 1 < cut.length, text: n.parsed.text, start: n.parsed.base };
+      const next = n && nextOf(n.parsed.pair, { isTask: i + 1 < cut.length, text: n.parsed.text, start: n.parsed.base });
+      if (n && !next) return 'the slice after a task with a YAML error has no key';
       const p = parseTaskInPlace(old ? slice : { ...slice, text: detached(slice.text) }, next);
       if (!p) return 'a YAML error reaches past its task';
       if (old) {
@@ -431,9 +432,7 @@ function sameReading(a: ParsedSlice, b: ParsedSlice): boolean {
   const ea = a.errors ?? [];
   const eb = b.errors ?? [];
   if (ea.length !== eb.length || ea.some((x, i) => x.message !== eb[i].message || x.from !== eb[i].from || x.to !== eb[i].to)) return false;
-  const r = (n: unknown) => (n as { range?: number[] } | null | undefined)?.range;
-  const [ka, kb, va, vb] = [r(a.pair.key), r(b.pair.key), r(a.pair.value), r(b.pair.value)];
-  return !!ka && !!kb && ka[0] === kb[0] && ka[1] === kb[1] && (va && vb ? va[0] === vb[0] && va[1] === vb[1] : !va && !vb);
+  return sameExtent(a.pair.key, b.pair.key) && sameExtent(a.pair.value, b.pair.value);
 }
 
 function idOf(e: Entry): string {

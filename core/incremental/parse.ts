@@ -28,18 +28,27 @@ export interface ParsedSlice {
   errors?: SliceError[];
 }
 
-/** Parses one slice as if it sat at `slice.start`; undefined when it is not one clean `key: value`. */
-export function parseSlice(slice: Slice): ParsedSlice | undefined {
+/**
+ * The one document `text` holds, parsed as if it began at `offset` (undefined when it holds
+ * none or several: a slice never starts a second document).
+ */
+function composeAt(text: string, offset: number, end: number): Document.Parsed | undefined {
   const parser = new Parser();
-  parser.offset = slice.start;
+  parser.offset = offset;
   const composer = new Composer(PARSE_OPTIONS);
   let doc: Document.Parsed | undefined;
   let count = 0;
-  for (const d of composer.compose(parser.parse(slice.text), true, slice.end)) {
+  for (const d of composer.compose(parser.parse(text), true, end)) {
     count++;
     doc ??= d as Document.Parsed;
   }
-  if (!doc || count !== 1 || doc.errors.length || doc.warnings.length) return undefined;
+  return count === 1 ? doc : undefined;
+}
+
+/** Parses one slice as if it sat at `slice.start`; undefined when it is not one clean `key: value`. */
+export function parseSlice(slice: Slice): ParsedSlice | undefined {
+  const doc = composeAt(slice.text, slice.start, slice.end);
+  if (!doc || doc.errors.length || doc.warnings.length) return undefined;
   const map = doc.contents;
   if (!isMap(map) || map.flow || map.items.length !== 1 || map.anchor || map.tag) return undefined;
   const pair = map.items[0] as Pair<unknown, unknown>;
@@ -47,13 +56,15 @@ export function parseSlice(slice: Slice): ParsedSlice | undefined {
   return { text: slice.text, base: slice.start, doc, pair, value: pair.value };
 }
 
-/** What follows a task slice: the next task's pair, or the next top-level pair (`isTask` false). */
+/** What follows a task slice: the next task, or the next top-level pair (`isTask` false). */
 export interface NextPair {
-  pair: Pair<unknown, unknown>;
   isTask: boolean;
   /** Its slice's text and start (right where the task slice ends). */
   text: string;
   start: number;
+  /** Where its key starts and its value's range (start, end) when it has a value, as read alone. */
+  keyStart: number;
+  value?: readonly [number, number];
 }
 
 const HEADER = 'tasks:\n';
@@ -70,18 +81,8 @@ const HEADER = 'tasks:\n';
  */
 export function parseTaskInPlace(slice: Slice, next: NextPair | undefined): ParsedSlice | undefined {
   if (next && next.start !== slice.end) return undefined;
-  const parser = new Parser();
-  parser.offset = slice.start - HEADER.length;
-  const composer = new Composer(PARSE_OPTIONS);
-  let doc: Document.Parsed | undefined;
-  let count = 0;
-  const end = slice.end + (next ? next.text.length : 0);
-  const text = HEADER + slice.text + (next ? next.text : '');
-  for (const d of composer.compose(parser.parse(text), true, end)) {
-    count++;
-    doc ??= d as Document.Parsed;
-  }
-  if (!doc || count !== 1 || doc.warnings.length) return undefined;
+  const doc = composeAt(HEADER + slice.text + (next ? next.text : ''), slice.start - HEADER.length, slice.end + (next ? next.text.length : 0));
+  if (!doc || doc.warnings.length) return undefined;
   const root = doc.contents;
   if (!isMap(root) || root.flow || root.items.length !== (next && !next.isTask ? 2 : 1)) return undefined;
   const tasks = (root.items[0] as Pair<unknown, unknown>).value;
@@ -90,14 +91,15 @@ export function parseTaskInPlace(slice: Slice, next: NextPair | undefined): Pars
   if (!isScalar(pair.key) || startOf(pair.key) !== slice.start + leadingSpaces(slice.text)) return undefined;
   if (next) {
     const found = (next.isTask ? tasks.items[1] : root.items[1]) as Pair<unknown, unknown>;
-    if (!found || !isScalar(found.key) || startOf(found.key) !== startOf(next.pair.key)) return undefined;
-    if (!sameRange(found.value, next.pair.value)) return undefined;
+    if (!found || !isScalar(found.key) || startOf(found.key) !== next.keyStart) return undefined;
+    const value = rangeOf(found.value);
+    if (value ? !next.value || value[0] !== next.value[0] || value[1] !== next.value[1] : next.value) return undefined;
   }
   const errors: SliceError[] = [];
   for (const e of doc.errors) {
     const [from, to] = e.pos;
     // An unclosed flow collection is reported where the next key ends it (past the slice).
-    if (from < slice.start || from > (next ? startOf(next.pair.key)! : slice.end)) return undefined;
+    if (from < slice.start || from > (next ? next.keyStart : slice.end)) return undefined;
     errors.push({ message: e.message, from: from - slice.start, to: to - slice.start });
   }
   // What a slice parsed alone carries: a document and a one-pair map over the slice. When it
@@ -111,15 +113,30 @@ export function parseTaskInPlace(slice: Slice, next: NextPair | undefined): Pars
   return { text: slice.text, base: slice.start, doc: own, pair, value: pair.value, errors };
 }
 
-function startOf(node: unknown): number | undefined {
-  return (node as { range?: number[] } | null | undefined)?.range?.[0];
+/** A node's range, when it is a node (without allocating a span). */
+export function rangeOf(node: unknown): readonly number[] | undefined {
+  return (node as { range?: number[] } | null | undefined)?.range;
 }
 
-function sameRange(a: unknown, b: unknown): boolean {
-  const ra = (a as { range?: number[] } | null | undefined)?.range;
-  const rb = (b as { range?: number[] } | null | undefined)?.range;
+/** Where a node starts. */
+export function startOf(node: unknown): number | undefined {
+  return rangeOf(node)?.[0];
+}
+
+/** Whether two nodes (or two absent values) start and end at the same offsets. */
+export function sameExtent(a: unknown, b: unknown): boolean {
+  const ra = rangeOf(a);
+  const rb = rangeOf(b);
   if (!ra || !rb) return !ra && !rb;
   return ra[0] === rb[0] && ra[1] === rb[1];
+}
+
+/** What parseTaskInPlace needs to know of a parsed pair that follows a task, moved by `delta`. */
+export function nextOf(pair: Pair<unknown, unknown>, next: Omit<NextPair, 'keyStart' | 'value'>, delta = 0): NextPair | undefined {
+  const key = startOf(pair.key);
+  if (key === undefined) return undefined;
+  const v = rangeOf(pair.value);
+  return { ...next, keyStart: key + delta, value: v && [v[0] + delta, v[1] + delta] };
 }
 
 function leadingSpaces(text: string): number {

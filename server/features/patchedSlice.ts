@@ -10,7 +10,7 @@ import type { Node } from 'yaml';
 import type { Analysis } from '../../core/analyze.js';
 import { detectDialect, type DialectInfo } from '../../core/dialect.js';
 import { keyName, MAX_DOCUMENT_BYTES, utf8Length, type NikaDocument } from '../../core/document.js';
-import { PARSE_OPTIONS, parseSlice, parseTaskInPlace, type NextPair, type ParsedSlice } from '../../core/incremental/parse.js';
+import { nextOf, PARSE_OPTIONS, parseSlice, parseTaskInPlace, rangeOf, startOf, type NextPair, type ParsedSlice } from '../../core/incremental/parse.js';
 import { splitDocument, taskLines, type Slice } from '../../core/incremental/split.js';
 import { floorIndex, type SliceLayout } from '../../core/incremental/resplit.js';
 import { shiftedTask } from '../../core/incremental/shift.js';
@@ -36,12 +36,9 @@ export interface PatchedView {
 /** How many views were built straight from the analyzer's cut, and how many of those read the cursor's task in place (tests check these ways are taken). */
 export const patchedViewStats = { byLayout: 0, inPlace: 0 };
 
-/** Where a node starts and ends (value end), without allocating a span. */
-function startOf(node: unknown): number | undefined {
-  return (node as { range?: number[] } | null | undefined)?.range?.[0];
-}
+/** Where a node ends (value end), without allocating a span. */
 function endOf(node: unknown): number | undefined {
-  return (node as { range?: number[] } | null | undefined)?.range?.[1];
+  return rangeOf(node)?.[1];
 }
 
 /** Whether `text` holds the plain key `name` at `at`, ended by the key's `:` or spaces. */
@@ -295,36 +292,23 @@ function assemble(patched: string, p: Parts): PatchedView | string {
 }
 
 /**
- * What follows task `cTask` in the patched text, for parseTaskInPlace: the next task's pair or
- * the next top-level pair of the analysis, at its patched offsets (only their ranges are read);
- * undefined when nothing follows, null when the analysis does not hold it.
+ * What follows task `cTask` in the patched text, for parseTaskInPlace: the next task or the next
+ * top-level pair of the analysis, at its patched offsets; undefined when nothing follows, null
+ * when the analysis does not hold it.
  */
 function nextPair(analysis: Analysis, layout: SliceLayout, cTask: number, delta: number): NextPair | undefined | null {
   const root = analysis.doc.root!;
-  const moved = (n: unknown) => {
-    const r = (n as { range?: number[] } | null | undefined)?.range;
-    return r ? { range: [r[0] + delta, r[1] + delta, r[2] + delta] } : n;
-  };
-  let pair: unknown;
-  let isTask: boolean;
-  let text: string;
-  let start: number;
   if (cTask + 1 < layout.taskCount) {
     const tasks = root.items[layout.tasksAt]?.value;
-    pair = isMap(tasks) ? tasks.items[cTask + 1] : undefined;
-    isTask = true;
-    text = layout.taskText(cTask + 1);
-    start = layout.taskStart(cTask + 1);
-  } else if (layout.tasksAt + 1 < layout.top.length) {
-    pair = root.items[layout.tasksAt + 1];
-    isTask = false;
-    ({ text, start } = layout.top[layout.tasksAt + 1]);
-  } else {
-    return undefined;
+    const pair = isMap(tasks) ? (tasks.items[cTask + 1] as Pair<unknown, unknown> | undefined) : undefined;
+    return (pair && nextOf(pair, { isTask: true, text: layout.taskText(cTask + 1), start: layout.taskStart(cTask + 1) + delta }, delta)) ?? null;
   }
-  if (!pair) return null;
-  const { key, value } = pair as Pair<unknown, unknown>;
-  return { pair: { key: moved(key), value: moved(value) } as Pair<unknown, unknown>, isTask, text, start: start + delta };
+  if (layout.tasksAt + 1 < layout.top.length) {
+    const pair = root.items[layout.tasksAt + 1];
+    const { text, start } = layout.top[layout.tasksAt + 1];
+    return (pair && nextOf(pair, { isTask: false, text, start: start + delta }, delta)) ?? null;
+  }
+  return undefined;
 }
 
 /**
